@@ -1,0 +1,21 @@
+package dev.racelint.analyzer;
+
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The outcome of a scan: findings and diagnostics in deterministic order.
+ *
+ * @param timingsMillis wall time per phase, in pipeline order (discover, parse, index, call graph, rules)
+ */
+public record AnalysisResult(
+        List<RuleDescriptor> rules,
+        List<Finding> findings,
+        List<Diagnostic> diagnostics,
+        Path sourceRoot,
+        int filesAnalysed,
+        int methodsAnalysed,
+        java.util.LinkedHashMap<String, Long> timingsMillis) {}

@@ -1,0 +1,114 @@
+package dev.racelint.analyzer;
+
+import dev.racelint.analyzer.callgraph.CallGraph;
+import dev.racelint.analyzer.callgraph.CallGraphBuilder;
+import dev.racelint.analyzer.effects.ApiCatalogue;
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.parse.DiagnosticOrder;
+import dev.racelint.analyzer.parse.JavaSourceParser;
+import dev.racelint.analyzer.resolve.CallResolver;
+import dev.racelint.analyzer.resolve.ClasspathTypes;
+import dev.racelint.analyzer.resolve.ExpressionTyper;
+import dev.racelint.analyzer.resolve.SymbolSolverTypes;
+import dev.racelint.analyzer.rule.MethodContext;
+import dev.racelint.analyzer.rule.Rule;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.source.SourceDiscovery;
+import dev.racelint.analyzer.tx.TransactionModel;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * The pipeline: discover sources, parse them in parallel, index declarations, resolve calls and
+ * build the call graph, model transactions, then run each rule on each method.
+ */
+public final class Analyzer {
+
+    /** Deterministic finding order: file, position, rule, fingerprint. */
+    public static final Comparator<Finding> FINDING_ORDER = Comparator
+            .comparing((Finding f) -> f.primary().file().toString())
+            .thenComparingInt(f -> f.primary().region().startLine())
+            .thenComparingInt(f -> f.primary().region().startColumn())
+            .thenComparing(Finding::ruleId)
+            .thenComparing(Finding::fingerprint);
+
+    private final List<Rule> rules;
+    private final ApiCatalogue catalogue;
+
+    public Analyzer(List<Rule> rules, ApiCatalogue catalogue) {
+        this.rules = List.copyOf(rules);
+        this.catalogue = catalogue;
+    }
+
+    public AnalysisResult analyze(AnalysisOptions options, ProgressListener progress) {
+        LinkedHashMap<String, Long> timings = new LinkedHashMap<>();
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        List<Rule> active = rules.stream()
+                .filter(r -> options.ruleIds().isEmpty() || options.ruleIds().contains(r.descriptor().id()))
+                .toList();
+
+        long t0 = System.nanoTime();
+        SourceDiscovery discovery = new SourceDiscovery(options.includeTests(), options.excludes(), options.maxFileBytes());
+        SourceDiscovery.Result sources = discovery.discover(options.paths());
+        diagnostics.addAll(sources.diagnostics());
+        long t1 = lap(timings, "discover", t0);
+
+        int total = sources.files().size();
+        JavaSourceParser parser = new JavaSourceParser(options.threads());
+        JavaSourceParser.Result parsed = parser.parseAll(sources.files(), done -> progress.filesParsed(done, total));
+        diagnostics.addAll(parsed.diagnostics());
+        long t2 = lap(timings, "parse", t1);
+
+        ProgramIndex index = ProgramIndex.build(parsed.files());
+        long t3 = lap(timings, "index", t2);
+
+        ClasspathTypes classpath = options.classpath().isEmpty() ? ClasspathTypes.NONE
+                : SymbolSolverTypes.create(index, options.classpath(), diagnostics);
+        CallResolver resolver = new CallResolver(index, new ExpressionTyper(index, classpath), catalogue);
+        CallGraph graph = new CallGraphBuilder(index, resolver).build();
+        long t4 = lap(timings, "callgraph", t3);
+
+        TransactionModel transactions = new TransactionModel(index, graph);
+        LinkedHashSet<Finding> findings = new LinkedHashSet<>();
+        List<MethodInfo> methods = index.methods();
+        int done = 0;
+        for (MethodInfo method : methods) {
+            MethodContext context = new MethodContext(method, transactions);
+            for (Rule rule : active) {
+                try {
+                    rule.check(context, findings::add);
+                } catch (RuntimeException | StackOverflowError e) {
+                    diagnostics.add(new Diagnostic(method.declaringType().file().path(),
+                            method.nameNode().getBegin().map(p -> p.line).orElse(0), 0, Level.WARNING,
+                            "rule-failure", "rule " + rule.descriptor().id() + " failed on " + method.displayName()
+                                    + ": " + e.getClass().getSimpleName()));
+                }
+            }
+            progress.methodsAnalysed(++done, methods.size());
+        }
+        lap(timings, "rules", t4);
+
+        List<Finding> sorted = new ArrayList<>(findings);
+        sorted.sort(FINDING_ORDER);
+        diagnostics.sort(DiagnosticOrder.INSTANCE);
+        Path root = options.sourceRoot() != null ? options.sourceRoot().toAbsolutePath().normalize()
+                : options.paths().isEmpty() ? Path.of("").toAbsolutePath()
+                : SourceRoots.forScannedPath(options.paths().get(0));
+        List<RuleDescriptor> descriptors = active.stream().map(Rule::descriptor).toList();
+        return new AnalysisResult(descriptors, sorted, diagnostics, root, parsed.files().size(), methods.size(), timings);
+    }
+
+    private static long lap(LinkedHashMap<String, Long> timings, String phase, long since) {
+        long now = System.nanoTime();
+        timings.put(phase, (now - since) / 1_000_000);
+        return now;
+    }
+}

@@ -1,0 +1,200 @@
+package dev.racelint.analyzer.effects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Which external methods do what, loaded from data ({@code racelint/api-catalogue.json}) so that
+ * users can extend it. Matching is by the qualified name of the receiver's declared type and the
+ * method names called on it.
+ */
+public final class ApiCatalogue {
+
+    public static final String RESOURCE = "racelint/api-catalogue.json";
+
+    /** One catalogue entry. */
+    public record Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
+            Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label) {
+
+        boolean acceptsMethod(String name) {
+            if (exceptMethods.contains(name)) {
+                return false;
+            }
+            return methods.contains("*") || methods.contains(name);
+        }
+    }
+
+    /** An entry that matched a call: the type it matched and the method that triggered it. */
+    public record Match(Entry entry, String typeName, String method) {
+        public ApiEffect effect() {
+            String simple = typeName == null ? "" : simpleName(typeName);
+            String api = (simple.isEmpty() ? "" : simple + ".") + method + "()";
+            String key = (typeName == null ? "*" : typeName) + "#" + method;
+            return new ApiEffect(entry.effect(), entry.detail(), entry.label(), api, key);
+        }
+    }
+
+    /** An annotation that marks scanned interfaces or their methods as remote clients. */
+    public record InterfaceEntry(Set<String> typeAnnotations, Set<String> methodAnnotations,
+            EffectKind effect, String detail, String label) {}
+
+    private final Map<String, List<Entry>> exactTypes = new HashMap<>();
+    private final List<Map.Entry<Pattern, Entry>> patternTypes = new ArrayList<>();
+    private final List<Entry> anyReceiver = new ArrayList<>();
+    private final List<InterfaceEntry> interfaces = new ArrayList<>();
+
+    public static ApiCatalogue builtIn() {
+        try (InputStream in = ApiCatalogue.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + RESOURCE);
+            }
+            ApiCatalogue catalogue = new ApiCatalogue();
+            catalogue.load(new ObjectMapper().readTree(in));
+            return catalogue;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Adds the entries of a catalogue document (same format as the built-in resource). */
+    public void load(JsonNode root) {
+        for (JsonNode api : root.path("apis")) {
+            Entry entry = new Entry(
+                    strings(api.path("types")),
+                    new LinkedHashSet<>(strings(api.path("methods"))),
+                    new LinkedHashSet<>(strings(api.path("exceptMethods"))),
+                    new LinkedHashSet<>(strings(api.path("chainRequires"))),
+                    api.path("anyReceiver").asBoolean(false),
+                    EffectKind.valueOf(api.path("effect").asText()),
+                    api.path("detail").asText(""),
+                    api.path("label").asText(""));
+            if (entry.anyReceiver()) {
+                anyReceiver.add(entry);
+            }
+            for (String type : entry.typePatterns()) {
+                if (type.contains("*")) {
+                    patternTypes.add(Map.entry(globToRegex(type), entry));
+                } else {
+                    exactTypes.computeIfAbsent(type, k -> new ArrayList<>()).add(entry);
+                }
+            }
+        }
+        for (JsonNode node : root.path("interfaces")) {
+            interfaces.add(new InterfaceEntry(
+                    new LinkedHashSet<>(strings(node.path("typeAnnotations"))),
+                    new LinkedHashSet<>(strings(node.path("methodAnnotations"))),
+                    EffectKind.valueOf(node.path("effect").asText()),
+                    node.path("detail").asText(""),
+                    node.path("label").asText("")));
+        }
+    }
+
+    /**
+     * Matches a call chain rooted at a receiver of one of {@code typeNames} (candidates for the
+     * declared type and its supertypes). {@code chain} lists the method names called along the
+     * chain, starting with the call on the receiver. Returns the first match, or null.
+     */
+    public Match match(List<String> typeNames, List<String> chain) {
+        for (String type : typeNames) {
+            for (Entry entry : entriesFor(type)) {
+                Match m = matchChain(entry, type, chain);
+                if (m != null) {
+                    return m;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Matches a call whose receiver type is unknown, by method name alone. */
+    public Match matchAnyReceiver(String method) {
+        for (Entry entry : anyReceiver) {
+            if (entry.acceptsMethod(method)) {
+                return new Match(entry, null, method);
+            }
+        }
+        return null;
+    }
+
+    public List<InterfaceEntry> interfaces() {
+        return interfaces;
+    }
+
+    private List<Entry> entriesFor(String type) {
+        List<Entry> out = new ArrayList<>(exactTypes.getOrDefault(type, List.of()));
+        for (Map.Entry<Pattern, Entry> p : patternTypes) {
+            if (p.getKey().matcher(type).matches()) {
+                out.add(p.getValue());
+            }
+        }
+        return out;
+    }
+
+    private static Match matchChain(Entry entry, String type, List<String> chain) {
+        String hit = null;
+        int hitIndex = -1;
+        for (int i = 0; i < chain.size(); i++) {
+            if (entry.acceptsMethod(chain.get(i))) {
+                hit = chain.get(i);
+                hitIndex = i;
+                break;
+            }
+        }
+        if (hit == null) {
+            return null;
+        }
+        if (!entry.chainRequires().isEmpty()) {
+            boolean satisfied = false;
+            for (int i = hitIndex; i < chain.size(); i++) {
+                if (entry.chainRequires().contains(chain.get(i))) {
+                    satisfied = true;
+                    break;
+                }
+            }
+            if (!satisfied) {
+                return null;
+            }
+        }
+        return new Match(entry, type, hit);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    /** {@code **} matches anything, {@code *} anything but a dot. */
+    static Pattern globToRegex(String glob) {
+        StringBuilder re = new StringBuilder();
+        for (int i = 0; i < glob.length(); i++) {
+            char c = glob.charAt(i);
+            if (c == '*') {
+                if (i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
+                    re.append(".*");
+                    i++;
+                } else {
+                    re.append("[^.]*");
+                }
+            } else {
+                re.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(re.toString());
+    }
+
+    static String simpleName(String qualified) {
+        int dot = qualified.lastIndexOf('.');
+        return dot < 0 ? qualified : qualified.substring(dot + 1);
+    }
+}

@@ -1,0 +1,12 @@
+package dev.racelint.analyzer.effects;
+
+/**
+ * The effect of one catalogued external method.
+ *
+ * @param kind     what it does
+ * @param detail   sub-kind: {@code http}, {@code publish}, {@code mail}, {@code rpc}, {@code sdk}...
+ * @param label    how messages name the sub-kind: "HTTP", "broker publish", "mail"...
+ * @param api      how messages name the method: {@code HttpClient.send()}
+ * @param apiKey   stable identity: {@code java.net.http.HttpClient#send}
+ */
+public record ApiEffect(EffectKind kind, String detail, String label, String api, String apiKey) {}

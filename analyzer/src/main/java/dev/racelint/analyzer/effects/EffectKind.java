@@ -1,0 +1,27 @@
+package dev.racelint.analyzer.effects;
+
+/**
+ * What calling an external API does, as far as races are concerned. The catalogue maps methods
+ * to these; later rules add database, lock and acknowledgement kinds.
+ */
+public enum EffectKind {
+    /** A remote call: HTTP, broker publish, mail, RPC, cloud SDK. */
+    NETWORK,
+    /** The thread waits: Thread.sleep and friends. */
+    SLEEP,
+    /** Lambdas / method references passed to the call run on another thread, later. */
+    HANDOFF,
+    /** Lambdas passed to the call run right away inside a new or joined transaction. */
+    TRANSACTION_CALLBACK,
+    /** Programmatic transaction control on a JDBC connection (setAutoCommit, commit, rollback). */
+    TRANSACTION_CONTROL,
+    /** Publishing an in-process application event (delivered synchronously to listeners). */
+    EVENT_PUBLISH,
+    DB_READ,
+    DB_WRITE,
+    LOCK,
+    UNLOCK,
+    ACK,
+    COMMIT,
+    ROLLBACK
+}

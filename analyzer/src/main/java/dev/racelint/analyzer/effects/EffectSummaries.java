@@ -1,0 +1,108 @@
+package dev.racelint.analyzer.effects;
+
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.callgraph.CallGraph;
+import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.callgraph.MethodFacts;
+import dev.racelint.analyzer.index.MethodInfo;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Per-method transitive effects, closed over the call graph once: for each method and each
+ * distinct API reached (by {@link ApiEffect#apiKey()}), the shortest witness. Which calls
+ * propagate effects is a parameter, so that a transaction-aware view can stop at calls that
+ * suspend or start a transaction of their own.
+ */
+public final class EffectSummaries {
+
+    private final CallGraph graph;
+    private final List<Map<String, Witness>> summaries;
+
+    private EffectSummaries(CallGraph graph, List<Map<String, Witness>> summaries) {
+        this.graph = graph;
+        this.summaries = summaries;
+    }
+
+    public static EffectSummaries compute(CallGraph graph, Predicate<EffectSite> effects, Predicate<CallEdge> propagates) {
+        List<MethodInfo> methods = graph.index().methods();
+        List<Map<String, Witness>> summaries = new ArrayList<>(methods.size());
+        Deque<MethodInfo> work = new ArrayDeque<>();
+        BitSet queued = new BitSet(methods.size());
+        for (MethodInfo m : methods) {
+            Map<String, Witness> own = new LinkedHashMap<>();
+            for (EffectSite site : graph.facts(m).effects()) {
+                if (effects.test(site)) {
+                    own.putIfAbsent(site.effect().apiKey(), new Witness(site, null, 0));
+                }
+            }
+            summaries.add(own);
+            if (!own.isEmpty()) {
+                work.add(m);
+                queued.set(m.id());
+            }
+        }
+        while (!work.isEmpty()) {
+            MethodInfo callee = work.poll();
+            queued.clear(callee.id());
+            Map<String, Witness> calleeSummary = summaries.get(callee.id());
+            for (CallEdge edge : graph.callers(callee)) {
+                if (!propagates.test(edge)) {
+                    continue;
+                }
+                Map<String, Witness> callerSummary = summaries.get(edge.caller().id());
+                boolean changed = false;
+                for (Map.Entry<String, Witness> e : new ArrayList<>(calleeSummary.entrySet())) {
+                    int depth = e.getValue().depth() + 1;
+                    Witness existing = callerSummary.get(e.getKey());
+                    if (existing == null || existing.depth() > depth) {
+                        callerSummary.put(e.getKey(), new Witness(e.getValue().site(), edge, depth));
+                        changed = true;
+                    }
+                }
+                if (changed && !queued.get(edge.caller().id())) {
+                    work.add(edge.caller());
+                    queued.set(edge.caller().id());
+                }
+            }
+        }
+        return new EffectSummaries(graph, summaries);
+    }
+
+    /** The effects {@code method} reaches, by API key, each with its shortest witness. */
+    public Map<String, Witness> of(MethodInfo method) {
+        return summaries.get(method.id());
+    }
+
+    /** The calls from {@code start}'s witness down to the effect, in order (empty when direct). */
+    public List<CallEdge> path(Witness start) {
+        List<CallEdge> path = new ArrayList<>();
+        Witness w = start;
+        Map<Integer, Boolean> guard = new HashMap<>();
+        while (w != null && w.via() != null) {
+            path.add(w.via());
+            MethodInfo next = w.via().callee();
+            if (guard.put(next.id(), Boolean.TRUE) != null) {
+                break;
+            }
+            w = summaries.get(next.id()).get(w.site().effect().apiKey());
+        }
+        return path;
+    }
+
+    public CallGraph graph() {
+        return graph;
+    }
+
+    /** Convenience: the facts of a method. */
+    public MethodFacts facts(MethodInfo method) {
+        return graph.facts(method);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.racelint.analyzer.finding;
+
+import java.nio.file.Path;
+
+/**
+ * Something the scan could not do with an input (a file that does not parse, a file skipped as
+ * too large, an unreadable file...). The scan goes on; diagnostics are reported alongside findings.
+ *
+ * @param file   the file concerned (absolute), or null for scan-wide notes
+ * @param line   1-based line, or 0 when not known
+ * @param column 1-based column, or 0 when not known
+ * @param code   short stable identifier, e.g. {@code parse-error}, {@code file-too-large}
+ */
+public record Diagnostic(Path file, int line, int column, Level level, String code, String message) {
+
+    /** Codes meaning the file was left out of the analysis (the others only qualify it). */
+    private static final java.util.Set<String> SKIPPING = java.util.Set.of(
+            "parse-error", "too-deep", "binary-file", "unreadable", "file-too-large", "path-not-found");
+
+    /** True when this diagnostic means its file was not analysed at all. */
+    public boolean fileSkipped() {
+        return file != null && SKIPPING.contains(code);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.racelint.analyzer.index;
+
+import com.github.javaparser.ast.Modifier;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.expr.SimpleName;
+import java.util.stream.Collectors;
+
+/**
+ * A method or constructor declared in the scanned sources, including methods of anonymous classes
+ * (whose {@code anonymous} flag is set: they run whenever their object is called, not inline).
+ */
+public final class MethodInfo {
+    private final int id;
+    private final TypeInfo declaringType;
+    private final CallableDeclaration<?> declaration;
+    private final boolean anonymous;
+    private final String signature;
+
+    MethodInfo(int id, TypeInfo declaringType, CallableDeclaration<?> declaration, boolean anonymous) {
+        this.id = id;
+        this.declaringType = declaringType;
+        this.declaration = declaration;
+        this.anonymous = anonymous;
+        String params = declaration.getParameters().stream()
+                .map(p -> eraseGenerics(p.getType().asString()) + (p.isVarArgs() ? "..." : ""))
+                .collect(Collectors.joining(","));
+        String owner = declaringType.qualifiedName() + (anonymous ? "$anonymous" : "");
+        this.signature = owner + "#" + name() + "(" + params + ")";
+    }
+
+    private static String eraseGenerics(String type) {
+        StringBuilder out = new StringBuilder();
+        int depth = 0;
+        for (char c : type.toCharArray()) {
+            if (c == '<') {
+                depth++;
+            } else if (c == '>') {
+                depth--;
+            } else if (depth == 0) {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** Dense id, stable within one analysis run (assigned in file and declaration order). */
+    public int id() {
+        return id;
+    }
+
+    public TypeInfo declaringType() {
+        return declaringType;
+    }
+
+    public CallableDeclaration<?> declaration() {
+        return declaration;
+    }
+
+    public boolean isAnonymous() {
+        return anonymous;
+    }
+
+    public boolean isConstructor() {
+        return declaration.isConstructorDeclaration();
+    }
+
+    public String name() {
+        return isConstructor() ? "<init>" : declaration.getNameAsString();
+    }
+
+    public SimpleName nameNode() {
+        return declaration.getName();
+    }
+
+    public int parameterCount() {
+        return declaration.getParameters().size();
+    }
+
+    public boolean isVarArgs() {
+        return declaration.getParameters().stream().anyMatch(Parameter::isVarArgs);
+    }
+
+    /** Could a call with {@code arguments} arguments land here? */
+    public boolean acceptsArity(int arguments) {
+        int n = parameterCount();
+        return arguments == n || (isVarArgs() && arguments >= n - 1);
+    }
+
+    public boolean isStatic() {
+        return declaration.hasModifier(Modifier.Keyword.STATIC);
+    }
+
+    public boolean isPrivate() {
+        return declaration.hasModifier(Modifier.Keyword.PRIVATE);
+    }
+
+    public boolean isFinal() {
+        return declaration.hasModifier(Modifier.Keyword.FINAL);
+    }
+
+    public boolean isAbstract() {
+        if (declaration instanceof MethodDeclaration m) {
+            return m.isAbstract() || (declaringType.isInterface() && m.getBody().isEmpty());
+        }
+        return false;
+    }
+
+    /** Body statements' root, or null for abstract/native methods. */
+    public Node body() {
+        if (declaration instanceof MethodDeclaration m) {
+            return m.getBody().orElse(null);
+        }
+        return declaration.asConstructorDeclaration().getBody();
+    }
+
+    /** {@code com.acme.OrderService#placeOrder(OrderRequest)}: stable across line moves. */
+    public String signature() {
+        return signature;
+    }
+
+    /** {@code OrderService.placeOrder()}: how messages name the method. */
+    public String displayName() {
+        return declaringType.simpleName() + "." + (isConstructor() ? declaringType.simpleName() : name()) + "()";
+    }
+
+    @Override
+    public String toString() {
+        return signature;
+    }
+}

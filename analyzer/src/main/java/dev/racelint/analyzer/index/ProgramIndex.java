@@ -1,0 +1,414 @@
+package dev.racelint.analyzer.index;
+
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.BodyDeclaration;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.EnumConstantDeclaration;
+import com.github.javaparser.ast.body.EnumDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.RecordDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.type.ClassOrInterfaceType;
+import com.github.javaparser.ast.type.Type;
+import dev.racelint.analyzer.parse.ParsedFile;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Declarations of the scanned program: types, their supertypes, fields and methods, and the
+ * imports of each file, with name resolution that works without a classpath.
+ */
+public final class ProgramIndex {
+
+    /** java.lang types that matter for receivers and static calls; others resolve by import. */
+    private static final Set<String> JAVA_LANG = Set.of(
+            "Thread", "Object", "String", "System", "Runnable", "Math", "Integer", "Long", "Boolean",
+            "Double", "Float", "Short", "Byte", "Character", "StringBuilder", "Class", "Enum", "Record",
+            "Iterable", "AutoCloseable", "Exception", "RuntimeException", "Error", "Throwable",
+            "InterruptedException", "Number", "Void", "ThreadLocal", "Process", "ProcessBuilder",
+            "Runtime", "CharSequence", "Comparable", "Override", "Deprecated", "SuppressWarnings",
+            "FunctionalInterface", "SafeVarargs", "IllegalStateException", "IllegalArgumentException");
+
+    private final List<FileContext> files = new ArrayList<>();
+    private final Map<String, TypeInfo> typesByName = new HashMap<>();
+    private final List<TypeInfo> types = new ArrayList<>();
+    private final Map<Node, TypeInfo> typesByDeclaration = new IdentityHashMap<>();
+    private final Map<Node, MethodInfo> methodsByDeclaration = new IdentityHashMap<>();
+    private final Map<ObjectCreationExpr, List<MethodInfo>> anonymousMethods = new IdentityHashMap<>();
+    private final Map<Node, List<MethodInfo>> enumConstantMethods = new IdentityHashMap<>();
+    private final List<MethodInfo> methods = new ArrayList<>();
+    private final Map<String, List<TypeInfo>> directSubtypes = new HashMap<>();
+    private final Map<CompilationUnit, FileContext> fileByUnit = new IdentityHashMap<>();
+
+    public static ProgramIndex build(List<ParsedFile> parsed) {
+        ProgramIndex index = new ProgramIndex();
+        for (ParsedFile file : parsed) {
+            index.addFile(file);
+        }
+        for (TypeInfo type : index.types) {
+            index.resolveSupertypes(type);
+        }
+        for (TypeInfo type : index.types) {
+            for (TypeRef sup : type.supertypes) {
+                if (sup.isProject()) {
+                    index.directSubtypes.computeIfAbsent(sup.project().qualifiedName(), k -> new ArrayList<>())
+                            .add(type);
+                }
+            }
+        }
+        return index;
+    }
+
+    private void addFile(ParsedFile parsed) {
+        FileContext file = new FileContext(parsed.path(), parsed.unit());
+        files.add(file);
+        fileByUnit.put(parsed.unit(), file);
+        for (TypeDeclaration<?> decl : parsed.unit().findAll(TypeDeclaration.class)) {
+            TypeInfo outer = enclosingType(decl.getParentNode().orElse(null));
+            String name = outer != null
+                    ? outer.qualifiedName() + "." + decl.getNameAsString()
+                    : (file.packageName().isEmpty() ? "" : file.packageName() + ".") + decl.getNameAsString();
+            TypeInfo type = new TypeInfo(name, decl, file, outer);
+            types.add(type);
+            typesByName.putIfAbsent(name, type);
+            typesByDeclaration.put(decl, type);
+            indexMembers(type);
+        }
+        for (ObjectCreationExpr creation : parsed.unit().findAll(ObjectCreationExpr.class,
+                o -> o.getAnonymousClassBody().isPresent())) {
+            TypeInfo owner = enclosingType(creation);
+            if (owner == null) {
+                continue;
+            }
+            List<MethodInfo> list = new ArrayList<>();
+            for (BodyDeclaration<?> member : creation.getAnonymousClassBody().get()) {
+                if (member instanceof CallableDeclaration<?> callable) {
+                    list.add(addMethod(owner, callable, true));
+                }
+            }
+            anonymousMethods.put(creation, list);
+        }
+        for (EnumConstantDeclaration constant : parsed.unit().findAll(EnumConstantDeclaration.class)) {
+            TypeInfo owner = enclosingType(constant);
+            if (owner == null) {
+                continue;
+            }
+            List<MethodInfo> list = new ArrayList<>();
+            for (BodyDeclaration<?> member : constant.getClassBody()) {
+                if (member instanceof CallableDeclaration<?> callable) {
+                    list.add(addMethod(owner, callable, true));
+                }
+            }
+            enumConstantMethods.put(constant, list);
+        }
+    }
+
+    private void indexMembers(TypeInfo type) {
+        TypeDeclaration<?> decl = type.declaration();
+        for (BodyDeclaration<?> member : decl.getMembers()) {
+            if (member instanceof FieldDeclaration field) {
+                field.getVariables().forEach(v -> type.fieldTypes.put(v.getNameAsString(), v.getType()));
+            } else if (member instanceof CallableDeclaration<?> callable) {
+                type.methods.add(addMethod(type, callable, false));
+            }
+        }
+        if (decl instanceof RecordDeclaration record) {
+            record.getParameters().forEach(p -> type.fieldTypes.put(p.getNameAsString(), p.getType()));
+        }
+        if (decl instanceof EnumDeclaration enumDecl) {
+            ClassOrInterfaceType self = new ClassOrInterfaceType(null, enumDecl.getNameAsString());
+            enumDecl.getEntries().forEach(e -> type.fieldTypes.put(e.getNameAsString(), self));
+        }
+    }
+
+    private MethodInfo addMethod(TypeInfo owner, CallableDeclaration<?> callable, boolean anonymous) {
+        MethodInfo method = new MethodInfo(methods.size(), owner, callable, anonymous);
+        methods.add(method);
+        methodsByDeclaration.put(callable, method);
+        return method;
+    }
+
+    private void resolveSupertypes(TypeInfo type) {
+        TypeDeclaration<?> decl = type.declaration();
+        Node context = decl.getParentNode().orElse(decl);
+        List<ClassOrInterfaceType> written = new ArrayList<>();
+        if (decl instanceof ClassOrInterfaceDeclaration c) {
+            written.addAll(c.getExtendedTypes());
+            written.addAll(c.getImplementedTypes());
+        } else if (decl instanceof EnumDeclaration e) {
+            written.addAll(e.getImplementedTypes());
+        } else if (decl instanceof RecordDeclaration r) {
+            written.addAll(r.getImplementedTypes());
+        }
+        for (ClassOrInterfaceType t : written) {
+            TypeRef ref = resolveTypeName(t.getNameWithScope(), context, type.file());
+            if (ref.isProject() && ref.project() == type) {
+                continue;
+            }
+            type.supertypes.add(ref);
+        }
+    }
+
+    // ---- queries ----------------------------------------------------------------------------
+
+    public List<TypeInfo> types() {
+        return Collections.unmodifiableList(types);
+    }
+
+    public List<MethodInfo> methods() {
+        return Collections.unmodifiableList(methods);
+    }
+
+    public List<FileContext> files() {
+        return Collections.unmodifiableList(files);
+    }
+
+    public TypeInfo type(String qualifiedName) {
+        return typesByName.get(qualifiedName);
+    }
+
+    public TypeInfo typeOf(TypeDeclaration<?> declaration) {
+        return typesByDeclaration.get(declaration);
+    }
+
+    public MethodInfo methodOf(CallableDeclaration<?> declaration) {
+        return methodsByDeclaration.get(declaration);
+    }
+
+    /** Methods of an anonymous class body created by this expression. */
+    public List<MethodInfo> anonymousMethods(ObjectCreationExpr creation) {
+        return anonymousMethods.getOrDefault(creation, List.of());
+    }
+
+    public FileContext fileOf(CompilationUnit unit) {
+        return fileByUnit.get(unit);
+    }
+
+    public FileContext fileOf(Node node) {
+        return node.findCompilationUnit().map(fileByUnit::get).orElse(null);
+    }
+
+    /** The innermost scanned type whose body contains {@code node} (the node itself if a type). */
+    public TypeInfo enclosingType(Node node) {
+        Node current = node;
+        while (current != null) {
+            if (current instanceof TypeDeclaration<?> t) {
+                TypeInfo info = typesByDeclaration.get(t);
+                if (info != null) {
+                    return info;
+                }
+            }
+            current = current.getParentNode().orElse(null);
+        }
+        return null;
+    }
+
+    /** The innermost method, constructor or anonymous-class method containing {@code node}. */
+    public MethodInfo enclosingMethod(Node node) {
+        Node current = node;
+        while (current != null) {
+            if (current instanceof CallableDeclaration<?> c) {
+                MethodInfo info = methodsByDeclaration.get(c);
+                if (info != null) {
+                    return info;
+                }
+            }
+            current = current.getParentNode().orElse(null);
+        }
+        return null;
+    }
+
+    /** Project types that directly extend or implement {@code type}. */
+    public List<TypeInfo> directSubtypes(TypeInfo type) {
+        return directSubtypes.getOrDefault(type.qualifiedName(), List.of());
+    }
+
+    /** All project subtypes of {@code type}, transitively, in discovery order. */
+    public List<TypeInfo> allSubtypes(TypeInfo type) {
+        LinkedHashSet<TypeInfo> out = new LinkedHashSet<>();
+        Deque<TypeInfo> work = new ArrayDeque<>(directSubtypes(type));
+        while (!work.isEmpty()) {
+            TypeInfo t = work.poll();
+            if (t != type && out.add(t)) {
+                work.addAll(directSubtypes(t));
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** {@code type} and its supertypes, nearest first, each once (project and external). */
+    public List<TypeRef> supertypeClosure(TypeInfo type) {
+        List<TypeRef> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        Deque<TypeRef> work = new ArrayDeque<>();
+        work.add(TypeRef.project(type));
+        while (!work.isEmpty()) {
+            TypeRef ref = work.poll();
+            String key = ref.isProject() ? ref.project().qualifiedName() : String.join("|", ref.candidates());
+            if (!seen.add(key)) {
+                continue;
+            }
+            out.add(ref);
+            if (ref.isProject()) {
+                work.addAll(ref.project().supertypes());
+            }
+        }
+        return out;
+    }
+
+    /** Is {@code type} (or a supertype) named by one of {@code qualifiedNames}? */
+    public boolean isSubtypeOf(TypeInfo type, Set<String> qualifiedNames) {
+        for (TypeRef ref : supertypeClosure(type)) {
+            for (String c : ref.candidates()) {
+                if (qualifiedNames.contains(c)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Methods named {@code name} accepting {@code arity} arguments, declared in {@code type} or
+     * inherited from its scanned supertypes: the nearest declaring level wins.
+     */
+    public List<MethodInfo> findMethods(TypeInfo type, String name, int arity) {
+        for (TypeRef ref : supertypeClosure(type)) {
+            if (!ref.isProject()) {
+                continue;
+            }
+            List<MethodInfo> found = new ArrayList<>();
+            for (MethodInfo m : ref.project().methods()) {
+                if (m.name().equals(name) && m.acceptsArity(arity)) {
+                    found.add(m);
+                }
+            }
+            if (!found.isEmpty()) {
+                return found;
+            }
+        }
+        return List.of();
+    }
+
+    /** Declared type of a field visible in {@code type}: its own, then inherited ones. */
+    public FieldRef findField(TypeInfo type, String name) {
+        for (TypeRef ref : supertypeClosure(type)) {
+            if (ref.isProject()) {
+                Type t = ref.project().fieldType(name);
+                if (t != null) {
+                    return new FieldRef(ref.project(), t);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A field's declared type and the type that declares it (for resolving the type's name). */
+    public record FieldRef(TypeInfo owner, Type type) {}
+
+    // ---- name resolution ----------------------------------------------------------------------
+
+    /** Resolves a type as written (generics and arrays ignored) where {@code context} sits. */
+    public TypeRef resolveType(Type type, Node context) {
+        if (type == null || !type.isClassOrInterfaceType()) {
+            return TypeRef.UNKNOWN;
+        }
+        FileContext file = fileOf(context);
+        if (file == null) {
+            return TypeRef.UNKNOWN;
+        }
+        return resolveTypeName(type.asClassOrInterfaceType().getNameWithScope(), context, file);
+    }
+
+    /** Resolves a (possibly dotted) type name as written in {@code file} at {@code context}. */
+    public TypeRef resolveTypeName(String written, Node context, FileContext file) {
+        int dot = written.indexOf('.');
+        if (dot > 0) {
+            String head = written.substring(0, dot);
+            String rest = written.substring(dot + 1);
+            if (Character.isUpperCase(head.charAt(0))) {
+                TypeRef outer = resolveSimpleName(head, context, file);
+                if (outer.isProject()) {
+                    TypeInfo nested = type(outer.project().qualifiedName() + "." + rest);
+                    if (nested != null) {
+                        return TypeRef.project(nested);
+                    }
+                }
+                if (outer.isKnown()) {
+                    return TypeRef.external(outer.candidates().stream().map(c -> c + "." + rest).toList());
+                }
+            }
+            TypeInfo qualified = type(written);
+            return qualified != null ? TypeRef.project(qualified) : TypeRef.external(List.of(written));
+        }
+        return resolveSimpleName(written, context, file);
+    }
+
+    private TypeRef resolveSimpleName(String name, Node context, FileContext file) {
+        for (TypeInfo t = enclosingType(context); t != null; t = t.outer()) {
+            if (t.simpleName().equals(name)) {
+                return TypeRef.project(t);
+            }
+            TypeInfo member = findMemberType(t, name, new HashSet<>());
+            if (member != null) {
+                return TypeRef.project(member);
+            }
+        }
+        String imported = file.singleImport(name);
+        if (imported != null) {
+            TypeInfo project = type(imported);
+            return project != null ? TypeRef.project(project) : TypeRef.external(List.of(imported));
+        }
+        String samePackage = file.packageName().isEmpty() ? name : file.packageName() + "." + name;
+        TypeInfo local = type(samePackage);
+        if (local != null) {
+            return TypeRef.project(local);
+        }
+        List<String> candidates = new ArrayList<>();
+        for (String pkg : file.onDemandImports()) {
+            TypeInfo project = type(pkg + "." + name);
+            if (project != null) {
+                return TypeRef.project(project);
+            }
+            candidates.add(pkg + "." + name);
+        }
+        if (JAVA_LANG.contains(name)) {
+            candidates.add(0, "java.lang." + name);
+        }
+        if (candidates.isEmpty()) {
+            candidates.add(samePackage);
+        }
+        return TypeRef.external(candidates);
+    }
+
+    private TypeInfo findMemberType(TypeInfo type, String name, Set<TypeInfo> seen) {
+        if (!seen.add(type)) {
+            return null;
+        }
+        TypeInfo nested = type(type.qualifiedName() + "." + name);
+        if (nested != null) {
+            return nested;
+        }
+        for (TypeRef sup : type.supertypes()) {
+            if (sup.isProject()) {
+                TypeInfo found = findMemberType(sup.project(), name, seen);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,123 @@
+package dev.racelint.analyzer.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.SourceRegion;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Plain JSON for scripts:
+ *
+ * <pre>
+ * {
+ *   "tool": "racelint",
+ *   "version": "0.1.0",
+ *   "sourceRoot": "/abs/path/to/root",
+ *   "summary": {"findings": 3, "error": 2, "warning": 1, "note": 0, "files": 41, "diagnostics": 2},
+ *   "findings": [{
+ *     "ruleId": "io-in-transaction", "level": "error", "message": "plain text",
+ *     "file": "src/main/java/A.java", "startLine": 42, "startColumn": 20, "endLine": 42,
+ *     "endColumn": 30, "method": "...", "fingerprint": "...", "fix": "...",
+ *     "related": [{"file": "...", "line": 30, "column": 9, "label": "..."}],
+ *     "path": [{"file": "...", "line": 42, "column": 5, "label": "..."}]
+ *   }],
+ *   "diagnostics": [{"file": "...", "line": 3, "column": 1, "level": "error",
+ *                    "code": "parse-error", "message": "..."}]
+ * }
+ * </pre>
+ *
+ * <p>Files are relative to {@code sourceRoot}, {@code /}-separated, not URI-encoded;
+ * {@code sourceRoot} is absolute and {@code /}-separated. Columns are 1-based UTF-16 code units and
+ * {@code endColumn} is one past the last character. A diagnostic's {@code file}, {@code line} and
+ * {@code column} are {@code null} when not known. Keys always appear, in the order above; the
+ * output is deterministic and ends with a newline.
+ */
+public final class JsonReportWriter implements ReportWriter {
+
+    public static final String TOOL_NAME = "racelint";
+
+    private static final ObjectMapper MAPPER = JsonSupport.newMapper();
+    private static final ObjectWriter WRITER = JsonSupport.prettyWriter(MAPPER);
+
+    @Override
+    public void write(ScanReport report, Writer out) throws IOException {
+        JsonSupport.write(WRITER, toJson(report), out);
+    }
+
+    /** The document as a Jackson tree, before serialisation. */
+    public ObjectNode toJson(ScanReport report) {
+        Path root = report.sourceRoot();
+        ObjectNode doc = MAPPER.createObjectNode();
+        doc.put("tool", TOOL_NAME);
+        doc.put("version", report.toolVersion());
+        doc.put("sourceRoot", root == null ? null : ReportPaths.absolute(root));
+
+        int errors = 0;
+        int warnings = 0;
+        int notes = 0;
+        for (Finding finding : report.findings()) {
+            switch (finding.level()) {
+                case ERROR -> errors++;
+                case WARNING -> warnings++;
+                case NOTE -> notes++;
+            }
+        }
+        ObjectNode summary = doc.putObject("summary");
+        summary.put("findings", report.findings().size());
+        summary.put("error", errors);
+        summary.put("warning", warnings);
+        summary.put("note", notes);
+        summary.put("files", report.filesAnalysed());
+        summary.put("diagnostics", report.diagnostics().size());
+
+        ArrayNode findings = doc.putArray("findings");
+        for (Finding finding : report.findings()) {
+            ObjectNode f = findings.addObject();
+            f.put("ruleId", finding.ruleId());
+            f.put("level", finding.level().sarifName());
+            f.put("message", finding.message().plain());
+            f.put("file", ReportPaths.display(root, finding.primary().file()));
+            SourceRegion region = finding.primary().region();
+            f.put("startLine", region == null ? null : region.startLine());
+            f.put("startColumn", region == null ? null : region.startColumn());
+            f.put("endLine", region == null ? null : region.endLine());
+            f.put("endColumn", region == null ? null : region.endColumn());
+            f.put("method", finding.enclosingMethod());
+            f.put("fingerprint", finding.fingerprint());
+            f.put("fix", finding.fix());
+            putLocations(f.putArray("related"), root, finding.related());
+            putLocations(f.putArray("path"), root, finding.codeFlow());
+        }
+
+        ArrayNode diagnostics = doc.putArray("diagnostics");
+        for (Diagnostic diagnostic : report.diagnostics()) {
+            ObjectNode d = diagnostics.addObject();
+            d.put("file", ReportPaths.display(root, diagnostic.file()));
+            d.put("line", diagnostic.line() > 0 ? diagnostic.line() : null);
+            d.put("column", diagnostic.column() > 0 ? diagnostic.column() : null);
+            d.put("level", diagnostic.level() == null ? null : diagnostic.level().sarifName());
+            d.put("code", diagnostic.code());
+            d.put("message", diagnostic.message());
+        }
+        return doc;
+    }
+
+    private static void putLocations(ArrayNode array, Path root, List<CodeLocation> locations) {
+        for (CodeLocation location : locations) {
+            ObjectNode l = array.addObject();
+            l.put("file", ReportPaths.display(root, location.file()));
+            SourceRegion region = location.region();
+            l.put("line", region == null ? null : region.startLine());
+            l.put("column", region == null ? null : region.startColumn());
+            l.put("label", location.label());
+        }
+    }
+}

@@ -1,0 +1,255 @@
+package dev.racelint.analyzer.report;
+
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.finding.SourceRegion;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Human-readable output for a terminal, compiler style:
+ *
+ * <pre>
+ * src/main/java/com/acme/OrderService.java:42:20: error [io-in-transaction] placeOrder() runs ...
+ *     public Receipt placeOrder(OrderRequest request) {
+ *                    ^~~~~~~~~~
+ *   path:
+ *     1. src/main/java/com/acme/OrderService.java:42  placeOrder() starts a transaction
+ *     2. src/main/java/com/acme/OrderService.java:45  calls RiskClient.assess()
+ *     3. src/main/java/com/acme/RiskClient.java:30    calls HttpClient.send() (HTTP)
+ *   related: src/main/java/com/acme/Audit.java:12 AuditLog.write()
+ *   fix: move the call out of the transaction
+ * </pre>
+ *
+ * <p>One block per finding, separated by blank lines; then the diagnostics
+ * ({@code path:line:col: warning [code] message}, {@code path: warning [code] message} without a
+ * line, {@code racelint: warning [code] message} without a file); then a summary line. Paths are
+ * relative to the source root and {@code /}-separated. The source excerpt is the primary line as
+ * written; the marker line keeps the line's tabs so the caret sits under the region's start,
+ * with {@code ~} up to its end on one-line regions. Related locations that are already a step of
+ * the path are not repeated. Lines end with {@code \n} on every platform.
+ */
+public final class TextReportWriter implements ReportWriter {
+
+    private static final String RESET = "\u001b[0m";
+
+    private final boolean color;
+
+    /** Plain output without colours. */
+    public TextReportWriter() {
+        this(false);
+    }
+
+    /** @param color wrap the level words in ANSI colours (for a terminal) */
+    public TextReportWriter(boolean color) {
+        this.color = color;
+    }
+
+    @Override
+    public void write(ScanReport report, Writer out) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (Finding finding : report.findings()) {
+            appendFinding(text, report, finding);
+            text.append('\n');
+        }
+        for (Diagnostic diagnostic : report.diagnostics()) {
+            appendDiagnostic(text, report.sourceRoot(), diagnostic);
+        }
+        text.append(summary(report)).append('\n');
+        out.write(text.toString());
+        out.flush();
+    }
+
+    private void appendFinding(StringBuilder text, ScanReport report, Finding finding) {
+        Path root = report.sourceRoot();
+        CodeLocation primary = finding.primary();
+        SourceRegion region = primary.region();
+        text.append(ReportPaths.display(root, primary.file()));
+        if (region != null) {
+            text.append(':').append(region.startLine()).append(':').append(region.startColumn());
+        }
+        text.append(": ").append(levelWord(finding.level()))
+                .append(" [").append(finding.ruleId()).append("] ")
+                .append(finding.message().plain()).append('\n');
+
+        if (region != null && report.sources() != null) {
+            Optional<String> line = report.sources().line(primary.file(), region.startLine());
+            if (line.isPresent()) {
+                String source = stripLineEnd(line.get());
+                text.append(source).append('\n');
+                text.append(markerLine(source, region)).append('\n');
+            }
+        }
+
+        List<CodeLocation> flow = finding.codeFlow();
+        if (!flow.isEmpty()) {
+            text.append("  path:\n");
+            int numberWidth = String.valueOf(flow.size()).length();
+            int placeWidth = 0;
+            for (CodeLocation step : flow) {
+                placeWidth = Math.max(placeWidth, place(root, step).length());
+            }
+            for (int i = 0; i < flow.size(); i++) {
+                CodeLocation step = flow.get(i);
+                String number = String.valueOf(i + 1);
+                text.append("    ").append(" ".repeat(numberWidth - number.length()))
+                        .append(number).append(". ");
+                String place = place(root, step);
+                text.append(place);
+                if (step.label() != null && !step.label().isBlank()) {
+                    text.append(" ".repeat(placeWidth - place.length() + 2)).append(step.label());
+                }
+                text.append('\n');
+            }
+        }
+
+        Set<String> shown = new HashSet<>();
+        for (CodeLocation step : flow) {
+            shown.add(place(root, step));
+        }
+        for (CodeLocation related : finding.related()) {
+            String place = place(root, related);
+            if (shown.contains(place)) {
+                continue;
+            }
+            text.append("  related: ").append(place);
+            if (related.label() != null && !related.label().isBlank()) {
+                text.append(' ').append(related.label());
+            }
+            text.append('\n');
+        }
+
+        if (finding.fix() != null && !finding.fix().isBlank()) {
+            text.append("  fix: ").append(finding.fix()).append('\n');
+        }
+    }
+
+    private static String place(Path root, CodeLocation location) {
+        String path = ReportPaths.display(root, location.file());
+        return location.region() == null ? path : path + ":" + location.region().startLine();
+    }
+
+    private void appendDiagnostic(StringBuilder text, Path root, Diagnostic diagnostic) {
+        if (diagnostic.file() == null) {
+            text.append("racelint");
+        } else {
+            text.append(ReportPaths.display(root, diagnostic.file()));
+            if (diagnostic.line() > 0) {
+                text.append(':').append(diagnostic.line());
+                if (diagnostic.column() > 0) {
+                    text.append(':').append(diagnostic.column());
+                }
+            }
+        }
+        text.append(": ").append(levelWord(diagnostic.level()));
+        if (diagnostic.code() != null) {
+            text.append(" [").append(diagnostic.code()).append(']');
+        }
+        text.append(' ').append(diagnostic.message() == null ? "" : diagnostic.message()).append('\n');
+    }
+
+    /**
+     * The marker line under a source line: whitespace up to the region's start (tabs kept where
+     * the source has tabs, one space per other character), a {@code ^}, then {@code ~} for the
+     * rest of a one-line region. Columns are UTF-16 code units; a surrogate pair counts as one
+     * character on screen.
+     */
+    static String markerLine(String source, SourceRegion region) {
+        int start = Math.min(region.startColumn() - 1, source.length());
+        StringBuilder marker = new StringBuilder();
+        for (int i = 0; i < start; i++) {
+            char c = source.charAt(i);
+            if (c == '\t') {
+                marker.append('\t');
+            } else if (!Character.isLowSurrogate(c) || i == 0
+                    || !Character.isHighSurrogate(source.charAt(i - 1))) {
+                marker.append(' ');
+            }
+        }
+        marker.append('^');
+        if (region.endLine() == region.startLine()) {
+            int end = Math.min(region.endColumn() - 1, source.length());
+            if (end > start) {
+                int width = source.codePointCount(start, end);
+                marker.append("~".repeat(Math.max(0, width - 1)));
+            }
+        }
+        return marker.toString();
+    }
+
+    /** The closing line, e.g. {@code 3 findings (2 errors, 1 warning, 0 notes) in 41 files.} */
+    /** The last line of the text report, e.g. {@code 3 findings (2 errors, 1 warning, 0 notes) in 41 files.} */
+    public static String summary(ScanReport report) {
+        int errors = 0;
+        int warnings = 0;
+        int notes = 0;
+        for (Finding finding : report.findings()) {
+            switch (finding.level()) {
+                case ERROR -> errors++;
+                case WARNING -> warnings++;
+                case NOTE -> notes++;
+            }
+        }
+        StringBuilder line = new StringBuilder();
+        int total = report.findings().size();
+        if (total == 0) {
+            line.append("No findings");
+        } else {
+            line.append(count(total, "finding", "findings")).append(" (")
+                    .append(count(errors, "error", "errors")).append(", ")
+                    .append(count(warnings, "warning", "warnings")).append(", ")
+                    .append(count(notes, "note", "notes")).append(')');
+        }
+        line.append(" in ").append(count(report.filesAnalysed(), "file", "files"));
+
+        Set<Path> failedFiles = new HashSet<>();
+        int scanWide = 0;
+        for (Diagnostic diagnostic : report.diagnostics()) {
+            if (diagnostic.fileSkipped()) {
+                failedFiles.add(diagnostic.file());
+            } else {
+                scanWide++;
+            }
+        }
+        if (!failedFiles.isEmpty()) {
+            line.append("; ").append(count(failedFiles.size(), "file", "files"))
+                    .append(" could not be analysed");
+        }
+        if (scanWide > 0) {
+            line.append("; ").append(count(scanWide, "other diagnostic", "other diagnostics"));
+        }
+        return line.append('.').toString();
+    }
+
+    private static String count(int n, String singular, String plural) {
+        return n + " " + (n == 1 ? singular : plural);
+    }
+
+    private String levelWord(Level level) {
+        String word = level == null ? "warning" : level.sarifName();
+        if (!color) {
+            return word;
+        }
+        String code = switch (level == null ? Level.WARNING : level) {
+            case ERROR -> "\u001b[1;31m";
+            case WARNING -> "\u001b[1;33m";
+            case NOTE -> "\u001b[1;36m";
+        };
+        return code + word + RESET;
+    }
+
+    private static String stripLineEnd(String line) {
+        int end = line.length();
+        while (end > 0 && (line.charAt(end - 1) == '\n' || line.charAt(end - 1) == '\r')) {
+            end--;
+        }
+        return line.substring(0, end);
+    }
+}

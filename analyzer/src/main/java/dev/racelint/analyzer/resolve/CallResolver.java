@@ -1,0 +1,326 @@
+package dev.racelint.analyzer.resolve;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.MethodReferenceExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.SuperExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
+import com.github.javaparser.ast.expr.TypeExpr;
+import dev.racelint.analyzer.effects.ApiCatalogue;
+import dev.racelint.analyzer.effects.EffectKind;
+import dev.racelint.analyzer.index.Annotations;
+import dev.racelint.analyzer.index.FileContext;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.index.TypeInfo;
+import dev.racelint.analyzer.index.TypeRef;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Resolves call sites: which scanned methods a call may run (with dispatch from interfaces and
+ * abstract classes to the scanned implementations) and which catalogued external API it is.
+ */
+public final class CallResolver {
+
+    /**
+     * What a call is.
+     *
+     * @param targets   scanned methods it may run
+     * @param viaProxy  true when the receiver is another object (a Spring bean reference), so
+     *                  proxy-based advice such as @Transactional applies; false for calls on
+     *                  {@code this}, unqualified calls and {@code super} calls
+     * @param api       the catalogue entry it matched, or null
+     */
+    public record Resolution(List<MethodInfo> targets, boolean viaProxy, ApiCatalogue.Match api) {
+        static final Resolution NONE = new Resolution(List.of(), false, null);
+    }
+
+    private final ProgramIndex index;
+    private final ExpressionTyper typer;
+    private final ApiCatalogue catalogue;
+    private final Annotations annotations;
+    private final Map<Node, Resolution> memo = Collections.synchronizedMap(new IdentityHashMap<>());
+
+    public CallResolver(ProgramIndex index, ExpressionTyper typer, ApiCatalogue catalogue) {
+        this.index = index;
+        this.typer = typer;
+        this.catalogue = catalogue;
+        this.annotations = new Annotations(index);
+        typer.setCallResolver(this);
+    }
+
+    public ExpressionTyper typer() {
+        return typer;
+    }
+
+    public Annotations annotations() {
+        return annotations;
+    }
+
+    List<MethodInfo> projectTargets(MethodCallExpr call) {
+        return resolve(call).targets();
+    }
+
+    public Resolution resolve(MethodCallExpr call) {
+        Resolution cached = memo.get(call);
+        if (cached != null) {
+            return cached;
+        }
+        Resolution r;
+        try {
+            r = compute(call);
+        } catch (StackOverflowError e) {
+            r = Resolution.NONE;
+        }
+        memo.put(call, r);
+        return r;
+    }
+
+    private Resolution compute(MethodCallExpr call) {
+        String name = call.getNameAsString();
+        int arity = call.getArguments().size();
+        if (call.getScope().isEmpty()) {
+            for (TypeInfo t = index.enclosingType(call); t != null; t = t.outer()) {
+                List<MethodInfo> found = index.findMethods(t, name, arity);
+                if (!found.isEmpty()) {
+                    return new Resolution(withOverrides(found, t), false, null);
+                }
+            }
+            return resolveStaticImport(call, name, arity);
+        }
+        Expression scope = call.getScope().get();
+        if (scope instanceof ThisExpr) {
+            TypeInfo self = typer.typeOf(scope).type().project();
+            if (self != null) {
+                List<MethodInfo> found = index.findMethods(self, name, arity);
+                if (!found.isEmpty()) {
+                    return new Resolution(withOverrides(found, self), false, null);
+                }
+                return external(index.supertypeClosure(self), call);
+            }
+            return Resolution.NONE;
+        }
+        if (scope instanceof SuperExpr) {
+            TypeInfo self = index.enclosingType(call);
+            if (self != null) {
+                for (TypeRef sup : self.supertypes()) {
+                    if (sup.isProject()) {
+                        List<MethodInfo> found = index.findMethods(sup.project(), name, arity);
+                        if (!found.isEmpty()) {
+                            return new Resolution(found, false, null);
+                        }
+                    }
+                }
+                return external(index.supertypeClosure(self), call);
+            }
+            return Resolution.NONE;
+        }
+        ExpressionTyper.Typed receiver = typer.typeOf(scope);
+        TypeRef type = receiver.type();
+        if (type.isProject()) {
+            // A scanned subclass of a catalogued client (a hand-written or checked-in gRPC stub,
+            // a RestTemplate subclass) is that client: stop there rather than walk its internals.
+            Resolution inherited = external(index.supertypeClosure(type.project()), call);
+            if (inherited.api() != null && inherited.api().method().equals(name)
+                    && (inherited.api().entry().effect() == EffectKind.NETWORK
+                        || inherited.api().entry().effect() == EffectKind.SLEEP)) {
+                return new Resolution(List.of(), true, new ApiCatalogue.Match(inherited.api().entry(),
+                        type.project().qualifiedName(), name));
+            }
+            List<MethodInfo> found = index.findMethods(type.project(), name, arity);
+            if (!found.isEmpty()) {
+                List<MethodInfo> targets = receiver.isTypeName() ? found : withOverrides(found, type.project());
+                ApiCatalogue.Match api = interfaceClient(found);
+                return new Resolution(targets, !receiver.isTypeName(), api);
+            }
+            return external(index.supertypeClosure(type.project()), call);
+        }
+        if (type.isKnown()) {
+            return external(List.of(type), call);
+        }
+        ApiCatalogue.Match any = catalogue.matchAnyReceiver(name);
+        return any == null ? Resolution.NONE : new Resolution(List.of(), true, any);
+    }
+
+    private Resolution resolveStaticImport(MethodCallExpr call, String name, int arity) {
+        FileContext file = index.fileOf(call);
+        if (file == null) {
+            return Resolution.NONE;
+        }
+        List<String> owners = new ArrayList<>();
+        String single = file.staticMemberImport(name);
+        if (single != null) {
+            owners.add(single);
+        }
+        owners.addAll(file.staticOnDemandImports());
+        for (String owner : owners) {
+            TypeInfo project = index.type(owner);
+            if (project != null) {
+                List<MethodInfo> found = index.findMethods(project, name, arity);
+                if (!found.isEmpty()) {
+                    return new Resolution(found, false, null);
+                }
+            } else {
+                ApiCatalogue.Match m = catalogue.match(List.of(owner), chainFrom(call));
+                if (m != null) {
+                    return new Resolution(List.of(), false, m);
+                }
+            }
+        }
+        return Resolution.NONE;
+    }
+
+    /** A call on an external type (or a scanned type's external supertypes): the catalogue decides. */
+    private Resolution external(List<TypeRef> types, MethodCallExpr call) {
+        List<String> names = new ArrayList<>();
+        for (TypeRef t : types) {
+            if (!t.isProject()) {
+                names.addAll(t.candidates());
+            }
+        }
+        if (names.isEmpty()) {
+            return Resolution.NONE;
+        }
+        ApiCatalogue.Match m = catalogue.match(names, chainFrom(call));
+        return m == null ? Resolution.NONE : new Resolution(List.of(), true, m);
+    }
+
+    /**
+     * Is this resolved interface method a declarative HTTP client (Feign, Retrofit, HTTP
+     * interface)? Then calling it is network I/O even though its body is not in the sources.
+     */
+    private ApiCatalogue.Match interfaceClient(List<MethodInfo> found) {
+        for (MethodInfo m : found) {
+            if (m.body() != null) {
+                continue;
+            }
+            for (ApiCatalogue.InterfaceEntry entry : catalogue.interfaces()) {
+                boolean typeMatch = !entry.typeAnnotations().isEmpty()
+                        && annotations.has(m.declaringType().declaration(), entry.typeAnnotations());
+                boolean methodMatch = !entry.methodAnnotations().isEmpty()
+                        && m.declaration() instanceof MethodDeclaration md
+                        && annotations.has(md, entry.methodAnnotations());
+                if (typeMatch || methodMatch) {
+                    ApiCatalogue.Entry synthetic = new ApiCatalogue.Entry(List.of(), Set.of("*"), Set.of(),
+                            Set.of(), false, entry.effect(), entry.detail(), entry.label());
+                    return new ApiCatalogue.Match(synthetic, m.declaringType().qualifiedName(), m.name());
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The method names along the call chain starting at {@code call}: its own name, then those of
+     * the calls made on its result ({@code a.b().c().d()} from b gives [b, c, d]).
+     */
+    static List<String> chainFrom(MethodCallExpr call) {
+        List<String> names = new ArrayList<>();
+        names.add(call.getNameAsString());
+        Node current = call;
+        Node parent = call.getParentNode().orElse(null);
+        while (parent instanceof MethodCallExpr outer && outer.getScope().isPresent()
+                && outer.getScope().get() == current) {
+            names.add(outer.getNameAsString());
+            current = outer;
+            parent = outer.getParentNode().orElse(null);
+        }
+        return names;
+    }
+
+    /** The outermost call of the chain {@code call} starts: where a chained effect completes. */
+    public static MethodCallExpr chainEnd(MethodCallExpr call) {
+        MethodCallExpr current = call;
+        Node parent = call.getParentNode().orElse(null);
+        while (parent instanceof MethodCallExpr outer && outer.getScope().isPresent()
+                && outer.getScope().get() == current) {
+            current = outer;
+            parent = outer.getParentNode().orElse(null);
+        }
+        return current;
+    }
+
+    /** Adds the implementations in scanned subtypes of {@code receiver} (class-hierarchy dispatch). */
+    private List<MethodInfo> withOverrides(List<MethodInfo> found, TypeInfo receiver) {
+        LinkedHashSet<MethodInfo> out = new LinkedHashSet<>(found);
+        if (found.stream().allMatch(m -> m.isStatic() || m.isPrivate() || m.isConstructor())) {
+            return new ArrayList<>(out);
+        }
+        for (TypeInfo sub : index.allSubtypes(receiver)) {
+            for (MethodInfo m : sub.methods()) {
+                for (MethodInfo f : found) {
+                    if (m.name().equals(f.name()) && m.parameterCount() == f.parameterCount() && !m.isStatic()) {
+                        out.add(m);
+                    }
+                }
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** Scanned methods a method reference may run (any arity: the functional interface decides). */
+    public List<MethodInfo> resolve(MethodReferenceExpr ref) {
+        String name = ref.getIdentifier();
+        Expression scope = ref.getScope();
+        TypeInfo owner;
+        boolean typeName;
+        if (scope instanceof ThisExpr || scope instanceof SuperExpr) {
+            owner = index.enclosingType(ref);
+            typeName = false;
+        } else if (scope instanceof TypeExpr te) {
+            owner = index.resolveType(te.getType(), ref).project();
+            typeName = true;
+        } else {
+            ExpressionTyper.Typed typed = typer.typeOf(scope);
+            owner = typed.type().project();
+            typeName = typed.isTypeName();
+        }
+        if (owner == null || name.equals("new")) {
+            return List.of();
+        }
+        List<MethodInfo> found = new ArrayList<>();
+        for (TypeRef t : index.supertypeClosure(owner)) {
+            if (t.isProject()) {
+                for (MethodInfo m : t.project().methods()) {
+                    if (m.name().equals(name)) {
+                        found.add(m);
+                    }
+                }
+                if (!found.isEmpty()) {
+                    break;
+                }
+            }
+        }
+        return typeName ? found : withOverrides(found, owner);
+    }
+
+    /** Scanned constructors a {@code new} expression may run. */
+    public List<MethodInfo> resolve(ObjectCreationExpr creation) {
+        TypeRef type = index.resolveType(creation.getType(), creation);
+        if (!type.isProject()) {
+            return List.of();
+        }
+        List<MethodInfo> out = new ArrayList<>();
+        for (MethodInfo m : type.project().methods()) {
+            if (m.isConstructor() && m.acceptsArity(creation.getArguments().size())) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /** True when the catalogue says lambdas passed to this call run on another thread. */
+    public boolean isHandoff(Resolution r, MethodCallExpr call) {
+        return r.api() != null && r.api().entry().effect() == EffectKind.HANDOFF
+                && r.api().method().equals(call.getNameAsString());
+    }
+}

@@ -1,0 +1,278 @@
+package dev.racelint.analyzer.resolve;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
+import dev.racelint.analyzer.index.FileContext;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.index.TypeInfo;
+import dev.racelint.analyzer.index.TypeRef;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Types expressions cheaply from declarations: locals and parameters, fields, {@code new},
+ * casts, and the return types of project methods. Falls back to the classpath (symbol solver)
+ * only when those cannot settle it. Results are memoised per node.
+ */
+public final class ExpressionTyper {
+
+    /** A type plus whether the expression names the type itself (a static access like {@code Thread}). */
+    public record Typed(TypeRef type, boolean isTypeName) {
+        static final Typed UNKNOWN = new Typed(TypeRef.UNKNOWN, false);
+    }
+
+    private final ProgramIndex index;
+    private final ClasspathTypes classpath;
+    private final Map<Node, Typed> memo = Collections.synchronizedMap(new IdentityHashMap<>());
+    private CallResolver calls;
+
+    public ExpressionTyper(ProgramIndex index, ClasspathTypes classpath) {
+        this.index = index;
+        this.classpath = classpath;
+    }
+
+    void setCallResolver(CallResolver calls) {
+        this.calls = calls;
+    }
+
+    public Typed typeOf(Expression expr) {
+        Typed cached = memo.get(expr);
+        if (cached != null) {
+            return cached;
+        }
+        Typed result = compute(expr);
+        if (!result.type().isKnown()) {
+            String fromClasspath = classpath.qualifiedTypeOf(expr);
+            if (fromClasspath != null) {
+                TypeInfo project = index.type(fromClasspath);
+                result = new Typed(project != null ? TypeRef.project(project)
+                        : TypeRef.external(List.of(fromClasspath)), false);
+            }
+        }
+        memo.put(expr, result);
+        return result;
+    }
+
+    private Typed compute(Expression expr) {
+        if (expr instanceof EnclosedExpr e) {
+            return typeOf(e.getInner());
+        }
+        if (expr instanceof CastExpr c) {
+            return value(index.resolveType(c.getType(), c));
+        }
+        if (expr instanceof ObjectCreationExpr o) {
+            return value(index.resolveType(o.getType(), o));
+        }
+        if (expr instanceof ThisExpr t) {
+            TypeInfo self = t.getTypeName().isPresent()
+                    ? resolveTypeName(t.getTypeName().get().asString(), t).project()
+                    : index.enclosingType(t);
+            return self == null ? Typed.UNKNOWN : value(TypeRef.project(self));
+        }
+        if (expr instanceof ConditionalExpr c) {
+            Typed then = typeOf(c.getThenExpr());
+            return then.type().isKnown() ? then : typeOf(c.getElseExpr());
+        }
+        if (expr instanceof NameExpr n) {
+            return typeOfName(n.getNameAsString(), n);
+        }
+        if (expr instanceof FieldAccessExpr f) {
+            return typeOfFieldAccess(f);
+        }
+        if (expr instanceof MethodCallExpr call) {
+            return typeOfCall(call);
+        }
+        return Typed.UNKNOWN;
+    }
+
+    private Typed typeOfName(String name, Node use) {
+        LocalVariables.Local local = LocalVariables.find(name, use);
+        if (local != null) {
+            if (local.type().isVarType() || local.type().isUnknownType()) {
+                return local.initializer() == null ? Typed.UNKNOWN : typeOf(local.initializer());
+            }
+            return value(index.resolveType(local.type(), local.declaration()));
+        }
+        for (TypeInfo t = index.enclosingType(use); t != null; t = t.outer()) {
+            ProgramIndex.FieldRef field = index.findField(t, name);
+            if (field != null) {
+                return value(index.resolveType(field.type(), field.owner().declaration()));
+            }
+        }
+        FileContext file = index.fileOf(use);
+        if (file != null) {
+            String staticOwner = file.staticMemberImport(name);
+            if (staticOwner != null) {
+                TypeInfo owner = index.type(staticOwner);
+                if (owner != null) {
+                    ProgramIndex.FieldRef field = index.findField(owner, name);
+                    if (field != null) {
+                        return value(index.resolveType(field.type(), owner.declaration()));
+                    }
+                }
+            }
+            if (!name.isEmpty() && Character.isUpperCase(name.charAt(0))) {
+                return new Typed(index.resolveTypeName(name, use, file), true);
+            }
+        }
+        return Typed.UNKNOWN;
+    }
+
+    private Typed typeOfFieldAccess(FieldAccessExpr f) {
+        String name = f.getNameAsString();
+        Expression scope = f.getScope();
+        if (scope instanceof ThisExpr t) {
+            Typed self = typeOf(t);
+            if (self.type().isProject()) {
+                ProgramIndex.FieldRef field = index.findField(self.type().project(), name);
+                if (field != null) {
+                    return value(index.resolveType(field.type(), field.owner().declaration()));
+                }
+            }
+            return Typed.UNKNOWN;
+        }
+        Typed owner = typeOf(scope);
+        if (owner.type().isProject()) {
+            TypeInfo type = owner.type().project();
+            if (owner.isTypeName()) {
+                TypeInfo nested = index.type(type.qualifiedName() + "." + name);
+                if (nested != null) {
+                    return new Typed(TypeRef.project(nested), true);
+                }
+            }
+            ProgramIndex.FieldRef field = index.findField(type, name);
+            if (field != null) {
+                return value(index.resolveType(field.type(), field.owner().declaration()));
+            }
+            return Typed.UNKNOWN;
+        }
+        if (owner.isTypeName() && owner.type().isKnown()) {
+            // An upper-case member of an external type, e.g. TimeUnit.SECONDS: take it as a
+            // constant of that type (enum constants and singletons), which is right far more
+            // often than not and only ever used to match catalogue entries.
+            if (isConstantName(name)) {
+                return value(owner.type());
+            }
+            if (Character.isUpperCase(name.charAt(0))) {
+                return new Typed(TypeRef.external(owner.type().candidates().stream()
+                        .map(c -> c + "." + name).toList()), true);
+            }
+            return Typed.UNKNOWN;
+        }
+        if (!owner.type().isKnown() && Character.isUpperCase(name.charAt(0)) && isPackageLike(scope)) {
+            FileContext file = index.fileOf(f);
+            if (file != null) {
+                return new Typed(index.resolveTypeName(f.toString(), f, file), true);
+            }
+        }
+        return Typed.UNKNOWN;
+    }
+
+    private Typed typeOfCall(MethodCallExpr call) {
+        List<MethodInfo> targets = calls == null ? List.of() : calls.projectTargets(call);
+        for (MethodInfo target : targets) {
+            if (target.declaration() instanceof MethodDeclaration m && !m.getType().isVoidType()) {
+                TypeRef ref = index.resolveType(m.getType(), m);
+                if (ref.isKnown() && !isTypeParameter(m, ref)) {
+                    return value(ref);
+                }
+            }
+        }
+        if (!targets.isEmpty()) {
+            return Typed.UNKNOWN;
+        }
+        // Factories on external types return that type: HttpClient.newHttpClient(),
+        // OkHttpClient.Builder().build() chains, Executors are handled by the catalogue.
+        if (call.getScope().isPresent()) {
+            Typed owner = typeOf(call.getScope().get());
+            String name = call.getNameAsString();
+            if (owner.isTypeName() && owner.type().isKnown() && !owner.type().isProject()
+                    && (name.startsWith("new") || name.startsWith("create") || name.equals("getInstance")
+                    || name.equals("getDefault"))) {
+                return value(owner.type());
+            }
+            if (name.equals("build") && call.getScope().get() instanceof MethodCallExpr inner) {
+                TypeRef root = builderRoot(inner);
+                if (root != null) {
+                    return value(root);
+                }
+            }
+        }
+        return Typed.UNKNOWN;
+    }
+
+    /** For {@code T.builder()...build()} or {@code T.newBuilder()...build()}: T. */
+    private TypeRef builderRoot(MethodCallExpr call) {
+        MethodCallExpr current = call;
+        while (true) {
+            if (current.getScope().isEmpty()) {
+                return null;
+            }
+            Expression scope = current.getScope().get();
+            if (scope instanceof MethodCallExpr next) {
+                current = next;
+                continue;
+            }
+            String name = current.getNameAsString();
+            if (!name.equals("builder") && !name.equals("newBuilder")) {
+                return null;
+            }
+            Typed owner = typeOf(scope);
+            return owner.isTypeName() && owner.type().isKnown() ? owner.type() : null;
+        }
+    }
+
+    private static boolean isTypeParameter(MethodDeclaration m, TypeRef ref) {
+        String written = m.getType().asString();
+        if (m.getTypeParameters().stream().anyMatch(tp -> tp.getNameAsString().equals(written))) {
+            return true;
+        }
+        Node parent = m.getParentNode().orElse(null);
+        return parent instanceof com.github.javaparser.ast.nodeTypes.NodeWithTypeParameters<?> owner
+                && owner.getTypeParameters().stream().anyMatch(tp -> tp.getNameAsString().equals(written));
+    }
+
+    private TypeRef resolveTypeName(String name, Node context) {
+        FileContext file = index.fileOf(context);
+        return file == null ? TypeRef.UNKNOWN : index.resolveTypeName(name, context, file);
+    }
+
+    private static Typed value(TypeRef ref) {
+        return ref.isKnown() ? new Typed(ref, false) : Typed.UNKNOWN;
+    }
+
+    private static boolean isConstantName(String name) {
+        for (char c : name.toCharArray()) {
+            if (Character.isLowerCase(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isPackageLike(Expression scope) {
+        Expression current = scope;
+        while (current instanceof FieldAccessExpr f) {
+            current = f.getScope();
+        }
+        return current instanceof NameExpr n && Character.isLowerCase(n.getNameAsString().charAt(0));
+    }
+
+    /** The scanned type declared by a type declaration node (for callers holding an AST). */
+    public TypeInfo typeOf(TypeDeclaration<?> declaration) {
+        return index.typeOf(declaration);
+    }
+}

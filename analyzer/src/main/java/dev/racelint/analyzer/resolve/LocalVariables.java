@@ -1,0 +1,138 @@
+package dev.racelint.analyzer.resolve;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.NodeList;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.PatternExpr;
+import com.github.javaparser.ast.expr.TypePatternExpr;
+import com.github.javaparser.ast.expr.VariableDeclarationExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.CatchClause;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
+import com.github.javaparser.ast.stmt.ForEachStmt;
+import com.github.javaparser.ast.stmt.ForStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.SwitchEntry;
+import com.github.javaparser.ast.stmt.TryStmt;
+import com.github.javaparser.ast.type.Type;
+
+/** Finds the declaration of a local variable or parameter visible at a point in a method body. */
+final class LocalVariables {
+
+    /** A local's declared type (may be {@code var} or unknown) and its initializer, if any. */
+    record Local(Type type, Expression initializer, Node declaration) {}
+
+    private LocalVariables() {}
+
+    static Local find(String name, Node use) {
+        Node child = use;
+        Node parent = use.getParentNode().orElse(null);
+        while (parent != null) {
+            Local found = inScope(name, parent, child);
+            if (found != null) {
+                return found;
+            }
+            if (parent instanceof TypeDeclaration<?> t && t.isTopLevelType()) {
+                return null;
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return null;
+    }
+
+    private static Local inScope(String name, Node scope, Node child) {
+        if (scope instanceof BlockStmt block) {
+            return declaredBefore(name, block.getStatements(), child);
+        }
+        if (scope instanceof SwitchEntry entry) {
+            return declaredBefore(name, entry.getStatements(), child);
+        }
+        if (scope instanceof ForStmt loop) {
+            for (Expression init : loop.getInitialization()) {
+                Local l = fromDeclarationExpr(name, init);
+                if (l != null) {
+                    return l;
+                }
+            }
+        }
+        if (scope instanceof ForEachStmt loop) {
+            Local l = fromDeclarationExpr(name, loop.getVariable());
+            if (l != null) {
+                return l;
+            }
+        }
+        if (scope instanceof TryStmt tryStmt) {
+            for (Expression resource : tryStmt.getResources()) {
+                Local l = fromDeclarationExpr(name, resource);
+                if (l != null) {
+                    return l;
+                }
+            }
+        }
+        if (scope instanceof CatchClause c && c.getParameter().getNameAsString().equals(name)) {
+            return new Local(c.getParameter().getType(), null, c.getParameter());
+        }
+        if (scope instanceof LambdaExpr lambda) {
+            for (Parameter p : lambda.getParameters()) {
+                if (p.getNameAsString().equals(name)) {
+                    return new Local(p.getType(), null, p);
+                }
+            }
+        }
+        if (scope instanceof CallableDeclaration<?> callable) {
+            for (Parameter p : callable.getParameters()) {
+                if (p.getNameAsString().equals(name)) {
+                    return new Local(p.getType(), null, p);
+                }
+            }
+        }
+        // Pattern variables ("x instanceof Foo f") in an enclosing condition.
+        for (Node sibling : scope.getChildNodes()) {
+            if (sibling == child || !(sibling instanceof Expression)) {
+                continue;
+            }
+            for (TypePatternExpr pattern : sibling.findAll(TypePatternExpr.class)) {
+                if (pattern.getNameAsString().equals(name)) {
+                    return new Local(pattern.getType(), null, pattern);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Local declaredBefore(String name, NodeList<Statement> statements, Node child) {
+        Local found = null;
+        for (Statement s : statements) {
+            if (s == child) {
+                break;
+            }
+            if (s instanceof ExpressionStmt es) {
+                Local l = fromDeclarationExpr(name, es.getExpression());
+                if (l != null) {
+                    found = l;
+                }
+            }
+        }
+        return found;
+    }
+
+    private static Local fromDeclarationExpr(String name, Expression expr) {
+        if (expr instanceof VariableDeclarationExpr decl) {
+            for (VariableDeclarator v : decl.getVariables()) {
+                if (v.getNameAsString().equals(name)) {
+                    return new Local(v.getType(), v.getInitializer().orElse(null), v);
+                }
+            }
+        }
+        if (expr instanceof PatternExpr) {
+            return null;
+        }
+        return null;
+    }
+}

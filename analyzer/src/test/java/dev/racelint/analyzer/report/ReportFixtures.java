@@ -1,0 +1,166 @@
+package dev.racelint.analyzer.report;
+
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.finding.SourceRegion;
+import dev.racelint.analyzer.rule.Precision;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Hand-built scan reports for the writer tests (no analysis involved). */
+public final class ReportFixtures {
+
+    /** A root with a space, so that the %SRCROOT% URI needs encoding too. */
+    public static final Path ROOT = Path.of("/work/acme shop").toAbsolutePath();
+    public static final Path ORDER_SERVICE = ROOT.resolve("src/main/java/com/acme/OrderService.java");
+    public static final Path RISK_CLIENT = ROOT.resolve("src/main/java/com/acme/RiskClient.java");
+    /** A path with a space and a non-ASCII character. */
+    public static final Path CAFE = ROOT.resolve("src/main/java/com/acme/My Orders/Café.java");
+    public static final Path BROKEN = ROOT.resolve("src/main/java/com/acme/Broken.java");
+    public static final Path HUGE = ROOT.resolve("src/main/java/com/acme/Generated.java");
+
+    public static final RuleDescriptor IO_IN_TRANSACTION = new RuleDescriptor(
+            "io-in-transaction", "IoInTransaction", "transaction boundaries",
+            "Remote call inside a database transaction",
+            "Flags HTTP, messaging and other remote calls made while a database transaction is open."
+                    + " The transaction holds its locks while waiting on the network, and the remote"
+                    + " side effect cannot be rolled back.",
+            Level.ERROR, Precision.HIGH, "362",
+            List.of("concurrency", "external/cwe/cwe-362", "transactions"),
+            "Move the remote call out of the transaction, or use an outbox.",
+            "# Remote call inside a database transaction\n\nA remote call inside `@Transactional`...\n\n"
+                    + "```java\n@Transactional\nvoid place() { http.send(req); }\n```\n");
+
+    public static final RuleDescriptor RETRY_NOT_IDEMPOTENT = new RuleDescriptor(
+            "retry-not-idempotent", "retry_not_idempotent", "retries",
+            "Retried operation is not idempotent",
+            "Flags retry loops and @Retryable methods whose body performs a non-idempotent write.",
+            Level.WARNING, Precision.MEDIUM, "",
+            List.of("concurrency", "retries"),
+            "Make the write idempotent (unique key, upsert) before retrying it.",
+            "# Retried operation is not idempotent\n\nRetries replay the write.\n");
+
+    private ReportFixtures() {}
+
+    /** What {@code writer} writes for {@code report}. */
+    public static String render(ReportWriter writer, ScanReport report) {
+        StringWriter out = new StringWriter();
+        try {
+            writer.write(report, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    /** Source lines of the fixture files. */
+    public static final class Sources implements ScanReport.SourceLines {
+        private final Map<Path, Map<Integer, String>> lines = new HashMap<>();
+
+        public Sources put(Path file, int line, String text) {
+            lines.computeIfAbsent(file, f -> new HashMap<>()).put(line, text);
+            return this;
+        }
+
+        @Override
+        public Optional<String> line(Path file, int line) {
+            return Optional.ofNullable(lines.getOrDefault(file, Map.of()).get(line));
+        }
+    }
+
+    public static Sources sources() {
+        return new Sources()
+                .put(ORDER_SERVICE, 42, "    public Receipt placeOrder(OrderRequest request) {")
+                .put(ORDER_SERVICE, 45, "        Risk risk = riskClient.assess(request);")
+                .put(ORDER_SERVICE, 50, "        audit.send(event);")
+                .put(ORDER_SERVICE, 60, "            audit.send(event);   ")
+                .put(ORDER_SERVICE, 70, "        repository.save(order)")
+                .put(RISK_CLIENT, 30, "        return http.send(request, BodyHandlers.ofString());")
+                .put(CAFE, 12, "\t\tpayments.charge(order);\t// retried")
+                .put(CAFE, 20, "\tcafé.brew(\"☕\", 𝄞note);");
+    }
+
+    /** The full report: two rules, four findings, three diagnostics, a SARIF category. */
+    public static ScanReport report() {
+        return new ScanReport("0.1.0-SNAPSHOT",
+                List.of(IO_IN_TRANSACTION, RETRY_NOT_IDEMPOTENT),
+                List.of(ioFinding(), cafeFinding(), auditFinding(50, 9, "a1"), auditFinding(60, 13, "a2"),
+                        multiLineFinding()),
+                List.of(new Diagnostic(BROKEN, 7, 13, Level.ERROR, "parse-error", "';' expected"),
+                        new Diagnostic(HUGE, 0, 0, Level.WARNING, "file-too-large",
+                                "skipped: 3 MB is over the 1 MB limit"),
+                        new Diagnostic(null, 0, 0, Level.NOTE, "classpath",
+                                "no classpath given: library types are resolved by name")),
+                ROOT, "racelint", 41, sources());
+    }
+
+    /** No findings and no diagnostics. */
+    public static ScanReport emptyReport() {
+        return new ScanReport("0.1.0-SNAPSHOT", List.of(IO_IN_TRANSACTION, RETRY_NOT_IDEMPOTENT),
+                List.of(), List.of(), ROOT, null, 41, sources());
+    }
+
+    public static Finding ioFinding() {
+        CodeLocation http = new CodeLocation(RISK_CLIENT, new SourceRegion(30, 16, 30, 25),
+                "HttpClient.send() (HTTP)");
+        Message message = Message.builder()
+                .text("placeOrder() runs inside a transaction and calls ")
+                .link("HttpClient.send() (HTTP)", 0)
+                .text(" via RiskClient.assess(): the transaction stays open while waiting.")
+                .build();
+        return new Finding("io-in-transaction", Level.ERROR, message,
+                new CodeLocation(ORDER_SERVICE, new SourceRegion(42, 20, 42, 30), null),
+                List.of(http),
+                List.of(new CodeLocation(ORDER_SERVICE, new SourceRegion(42, 5, 42, 11),
+                                "placeOrder() starts a transaction (@Transactional)"),
+                        new CodeLocation(ORDER_SERVICE, new SourceRegion(45, 21, 45, 47),
+                                "calls RiskClient.assess()"),
+                        http.withLabel("calls HttpClient.send() (HTTP)")),
+                "Move the remote call out of the transaction, or use an outbox.",
+                "f3a1c0de00000001", "com.acme.OrderService.placeOrder(OrderRequest)");
+    }
+
+    /** In a file whose name has a space and a non-ASCII character; brackets in the message. */
+    public static Finding cafeFinding() {
+        Message message = Message.builder()
+                .text("payments.charge(order) is retried by ")
+                .link("@Retryable", 0)
+                .text(" but writes items[0] each time; see also ")
+                .link("the second write", 1)
+                .text(".")
+                .build();
+        return new Finding("retry-not-idempotent", Level.WARNING, message,
+                new CodeLocation(CAFE, new SourceRegion(12, 3, 12, 25), null),
+                List.of(new CodeLocation(CAFE, new SourceRegion(5, 5, 5, 15), "@Retryable"),
+                        new CodeLocation(CAFE, new SourceRegion(20, 2, 20, 10), "second write")),
+                List.of(),
+                "Make the write idempotent (unique key, upsert) before retrying it.",
+                "c4fe000000000002", "com.acme.Café.order()");
+    }
+
+    /** Two of these (lines 50 and 60) have the same normalised line text. */
+    public static Finding auditFinding(int line, int column, String fingerprint) {
+        return new Finding("io-in-transaction", Level.NOTE,
+                Message.of("audit.send() is a message publish inside the transaction."),
+                new CodeLocation(ORDER_SERVICE, new SourceRegion(line, column, line, column + 10), null),
+                List.of(), List.of(), "Publish after commit.", fingerprint,
+                "com.acme.OrderService.placeOrder(OrderRequest)");
+    }
+
+    public static Finding multiLineFinding() {
+        return new Finding("io-in-transaction", Level.ERROR,
+                Message.of("The save spans lines."),
+                new CodeLocation(ORDER_SERVICE, new SourceRegion(70, 9, 72, 4), null),
+                List.of(), List.of(), "", "m1", "com.acme.OrderService.save()");
+    }
+}

@@ -1,0 +1,301 @@
+package dev.racelint.analyzer.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Test support: checks that a SARIF log is valid SARIF 2.1.0 and fit for GitHub code scanning.
+ *
+ * <p>{@link #assertValidForGitHub(String)} validates against the official OASIS schema
+ * (errata 01, draft-04) in {@code shared/sarif/sarif-schema-2.1.0.json}, then checks what the
+ * schema cannot express:
+ * <ul>
+ *   <li>{@code version} is 2.1.0 and there is exactly one run;</li>
+ *   <li>{@code run.results} is present (also when empty) and {@code run.columnKind} is
+ *       {@code utf16CodeUnits};</li>
+ *   <li>rule ids are unique; every result's {@code ruleId} names a rule of the driver and its
+ *       {@code ruleIndex}, when given, points at that rule;</li>
+ *   <li>every result has a location with an artifact URI and a region with a start line;</li>
+ *   <li>every {@code artifactLocation.uri} (results, related locations, code flows,
+ *       notifications) is relative: no scheme, no leading {@code /}, no {@code \}, and its
+ *       {@code uriBaseId} is {@code %SRCROOT%}; {@code originalUriBaseIds["%SRCROOT%"]} is an
+ *       absolute {@code file:} URI ending with {@code /};</li>
+ *   <li>related location ids are unique, and every {@code [text](n)} link in a result's
+ *       {@code message.text} names one of them.</li>
+ * </ul>
+ *
+ * <p>The schema is looked up at {@code ../../shared/sarif/sarif-schema-2.1.0.json} relative to the
+ * working directory (Maven runs tests in the module directory, e.g. {@code main/analyzer}), or at
+ * the path in the system property {@value #SCHEMA_PROPERTY} when set.
+ *
+ * <p>Other modules use it through the analyzer's test-jar; they need jackson-databind,
+ * com.networknt:json-schema-validator and JUnit/AssertJ on their own test classpath.
+ */
+public final class SarifAssertions {
+
+    /** System property overriding where the SARIF schema file is. */
+    public static final String SCHEMA_PROPERTY = "racelint.sarif.schema";
+    public static final String DEFAULT_SCHEMA_PATH = "../../shared/sarif/sarif-schema-2.1.0.json";
+    public static final String SRCROOT = "%SRCROOT%";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Pattern LINK = Pattern.compile("\\[[^\\[\\]]*]\\(([^)]*)\\)");
+    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:");
+    private static Schema schema;
+
+    private SarifAssertions() {}
+
+    /** Fails with every problem found, schema errors first, when the log is not fit for GitHub. */
+    public static void assertValidForGitHub(String sarifJson) {
+        List<String> problems = new ArrayList<>(schemaErrors(sarifJson));
+        problems.addAll(gitHubProblems(sarifJson));
+        if (!problems.isEmpty()) {
+            throw new AssertionError("SARIF log is not valid for GitHub code scanning ("
+                    + problems.size() + " problem(s)):\n  - " + String.join("\n  - ", problems));
+        }
+    }
+
+    /** Fails when the log does not validate against the SARIF 2.1.0 schema. */
+    public static void assertSchemaValid(String sarifJson) {
+        List<String> errors = schemaErrors(sarifJson);
+        if (!errors.isEmpty()) {
+            throw new AssertionError("SARIF log does not match the SARIF 2.1.0 schema:\n  - "
+                    + String.join("\n  - ", errors));
+        }
+    }
+
+    /** The schema's complaints, as "instance location: message" lines; empty when valid. */
+    public static List<String> schemaErrors(String sarifJson) {
+        List<Error> errors = schema().validate(sarifJson, InputFormat.JSON);
+        List<String> out = new ArrayList<>();
+        for (Error error : errors) {
+            out.add("schema: " + error.getInstanceLocation() + ": " + error.getMessage());
+        }
+        return out;
+    }
+
+    /** The path of the schema file that is used (it need not exist). */
+    public static Path schemaPath() {
+        String override = System.getProperty(SCHEMA_PROPERTY);
+        Path path = Path.of(override != null && !override.isBlank() ? override : DEFAULT_SCHEMA_PATH);
+        return path.toAbsolutePath().normalize();
+    }
+
+    private static synchronized Schema schema() {
+        if (schema == null) {
+            Path path = schemaPath();
+            if (!Files.isRegularFile(path)) {
+                throw new AssertionError("SARIF schema not found at " + path + " (working directory "
+                        + Path.of("").toAbsolutePath() + "). Expected shared/sarif/sarif-schema-2.1.0.json"
+                        + " two levels above the module directory, or set -D" + SCHEMA_PROPERTY
+                        + "=/path/to/sarif-schema-2.1.0.json");
+            }
+            SchemaRegistryConfig config = SchemaRegistryConfig.builder()
+                    .formatAssertionsEnabled(true)
+                    .build();
+            SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4,
+                    builder -> builder.schemaRegistryConfig(config));
+            try (InputStream in = Files.newInputStream(path)) {
+                schema = registry.getSchema(in, InputFormat.JSON);
+            } catch (IOException e) {
+                throw new AssertionError("cannot read SARIF schema " + path + ": " + e, e);
+            }
+        }
+        return schema;
+    }
+
+    /** The GitHub-specific problems (everything but the schema), one line each; empty when fine. */
+    public static List<String> gitHubProblems(String sarifJson) {
+        JsonNode log;
+        try {
+            log = MAPPER.readTree(sarifJson);
+        } catch (JsonProcessingException e) {
+            return List.of("not JSON: " + e.getOriginalMessage());
+        }
+        List<String> problems = new ArrayList<>();
+        if (!"2.1.0".equals(log.path("version").asText())) {
+            problems.add("version must be \"2.1.0\" but is " + log.path("version"));
+        }
+        JsonNode runs = log.path("runs");
+        if (!runs.isArray() || runs.size() != 1) {
+            problems.add("expected exactly one run, found "
+                    + (runs.isArray() ? runs.size() : "no runs array"));
+        }
+        for (int r = 0; r < runs.size(); r++) {
+            checkRun(runs.get(r), "runs[" + r + "]", problems);
+        }
+        return problems;
+    }
+
+    private static void checkRun(JsonNode run, String at, List<String> problems) {
+        if (!"utf16CodeUnits".equals(run.path("columnKind").asText())) {
+            problems.add(at + ".columnKind must be \"utf16CodeUnits\" but is " + run.path("columnKind"));
+        }
+
+        JsonNode srcRoot = run.path("originalUriBaseIds").path(SRCROOT);
+        String rootUri = srcRoot.path("uri").asText("");
+        if (!rootUri.startsWith("file:/") || !rootUri.endsWith("/")) {
+            problems.add(at + ".originalUriBaseIds[\"" + SRCROOT
+                    + "\"].uri must be an absolute file: URI ending with '/' but is " + srcRoot.path("uri"));
+        }
+
+        JsonNode rules = run.path("tool").path("driver").path("rules");
+        List<String> ruleIds = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < rules.size(); i++) {
+            String id = rules.get(i).path("id").asText(null);
+            ruleIds.add(id);
+            if (id == null || id.isEmpty()) {
+                problems.add(at + ".tool.driver.rules[" + i + "] has no id");
+            } else if (!seen.add(id)) {
+                problems.add(at + ".tool.driver.rules[" + i + "]: duplicate rule id " + id);
+            }
+        }
+
+        JsonNode results = run.get("results");
+        if (results == null || !results.isArray()) {
+            problems.add(at + ".results must be present (an array, [] when there are no results)");
+            results = MAPPER.createArrayNode();
+        }
+        for (int i = 0; i < results.size(); i++) {
+            checkResult(results.get(i), at + ".results[" + i + "]", ruleIds, problems);
+        }
+
+        checkArtifactLocations(run, at, problems);
+    }
+
+    private static void checkResult(JsonNode result, String at, List<String> ruleIds,
+                                    List<String> problems) {
+        String ruleId = result.path("ruleId").asText(null);
+        if (ruleId == null) {
+            problems.add(at + " has no ruleId");
+        } else if (!ruleIds.contains(ruleId)) {
+            problems.add(at + ".ruleId " + ruleId + " is not a rule of tool.driver.rules");
+        }
+        JsonNode ruleIndex = result.get("ruleIndex");
+        if (ruleIndex != null) {
+            int index = ruleIndex.asInt(-1);
+            if (index < 0 || index >= ruleIds.size()) {
+                problems.add(at + ".ruleIndex " + ruleIndex + " is outside tool.driver.rules (size "
+                        + ruleIds.size() + ")");
+            } else if (ruleId != null && !ruleId.equals(ruleIds.get(index))) {
+                problems.add(at + ".ruleIndex " + index + " names rule " + ruleIds.get(index)
+                        + " but ruleId is " + ruleId);
+            }
+        }
+
+        JsonNode locations = result.path("locations");
+        if (!locations.isArray() || locations.isEmpty()) {
+            problems.add(at + " has no locations (GitHub needs one)");
+        } else {
+            JsonNode physical = locations.get(0).path("physicalLocation");
+            if (physical.path("artifactLocation").path("uri").asText("").isEmpty()) {
+                problems.add(at + ".locations[0] has no physicalLocation.artifactLocation.uri");
+            }
+            if (!physical.path("region").path("startLine").canConvertToInt()) {
+                problems.add(at + ".locations[0] has no physicalLocation.region.startLine");
+            }
+        }
+
+        Set<Integer> relatedIds = new HashSet<>();
+        JsonNode related = result.path("relatedLocations");
+        for (int i = 0; i < related.size(); i++) {
+            JsonNode id = related.get(i).get("id");
+            if (id != null && id.canConvertToInt() && !relatedIds.add(id.asInt())) {
+                problems.add(at + ".relatedLocations[" + i + "]: duplicate id " + id);
+            }
+        }
+        String text = result.path("message").path("text").asText(null);
+        if (text == null) {
+            problems.add(at + ".message.text is missing");
+        } else {
+            for (String target : linkTargets(text)) {
+                if (target.matches("\\d+") && !relatedIds.contains(Integer.parseInt(target))) {
+                    problems.add(at + ".message.text links to (" + target
+                            + ") but no relatedLocation has that id: " + text);
+                }
+            }
+        }
+    }
+
+    /** The targets of the {@code [text](target)} links in a SARIF message, escapes honoured. */
+    static List<String> linkTargets(String text) {
+        // Blank out escaped characters (\[ \] \\) so they cannot open or close a link.
+        StringBuilder plain = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' && i + 1 < text.length()) {
+                plain.append("__");
+                i++;
+            } else {
+                plain.append(c);
+            }
+        }
+        List<String> targets = new ArrayList<>();
+        Matcher m = LINK.matcher(plain);
+        while (m.find()) {
+            targets.add(m.group(1));
+        }
+        return targets;
+    }
+
+    private static void checkArtifactLocations(JsonNode run, String at, List<String> problems) {
+        Map<String, JsonNode> found = new HashMap<>();
+        collectArtifactLocations(run, at, found);
+        found.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            JsonNode location = e.getValue();
+            String uri = location.path("uri").asText(null);
+            if (uri == null) {
+                problems.add(e.getKey() + " has no uri");
+                return;
+            }
+            if (SCHEME.matcher(uri).find() || uri.startsWith("/") || uri.contains("\\")) {
+                problems.add(e.getKey() + ".uri must be relative (no scheme, no leading '/', no '\\') but is "
+                        + uri);
+            }
+            if (!SRCROOT.equals(location.path("uriBaseId").asText(null))) {
+                problems.add(e.getKey() + ".uriBaseId must be " + SRCROOT + " but is "
+                        + location.path("uriBaseId"));
+            }
+        });
+    }
+
+    private static void collectArtifactLocations(JsonNode node, String at, Map<String, JsonNode> found) {
+        if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                String name = field.getKey();
+                String here = at + "." + name;
+                if (name.equals("originalUriBaseIds")) {
+                    continue;   // the one place where an absolute URI belongs
+                }
+                if (name.equals("artifactLocation") && field.getValue().isObject()) {
+                    found.put(here, field.getValue());
+                }
+                collectArtifactLocations(field.getValue(), here, found);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                collectArtifactLocations(node.get(i), at + "[" + i + "]", found);
+            }
+        }
+    }
+}

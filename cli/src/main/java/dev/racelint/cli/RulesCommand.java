@@ -1,0 +1,85 @@
+package dev.racelint.cli;
+
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code racelint rules}: the installed rules as a table. */
+@Command(
+        name = "rules",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        usageHelpAutoWidth = true,
+        headerHeading = "%n",
+        header = "List the rules.",
+        synopsisHeading = "%nUsage: ",
+        descriptionHeading = "%n",
+        description = {
+            "Prints one line per rule: its id (for --rules, suppressions and SARIF), the race shape "
+                    + "it belongs to, its level (error, warning or note: what --fail-on compares "
+                    + "against), how often its findings are right (precision), and what it flags.",
+        },
+        optionListHeading = "%nOptions:%n",
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  racelint rules",
+            "  racelint explain io-in-transaction    the documentation of one rule",
+        })
+final class RulesCommand implements Callable<Integer> {
+
+    private static final String[] HEADER = {"ID", "SHAPE", "LEVEL", "PRECISION", "TITLE"};
+
+    @Spec
+    CommandSpec spec;
+
+    @ParentCommand
+    RacelintCommand parent;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Override
+    public Integer call() {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(HEADER);
+        for (RuleDescriptor rule : parent.registry().descriptors()) {
+            rows.add(new String[] {
+                rule.id(), rule.shape(), rule.level().sarifName(), rule.precision().sarifName(), rule.title(),
+            });
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(table(rows));
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    /** Left-aligned columns two spaces apart; the last column is not padded. */
+    static String table(List<String[]> rows) {
+        int columns = rows.get(0).length;
+        int[] widths = new int[columns];
+        for (String[] row : rows) {
+            for (int c = 0; c < columns; c++) {
+                widths[c] = Math.max(widths[c], row[c] == null ? 0 : row[c].length());
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (String[] row : rows) {
+            for (int c = 0; c < columns; c++) {
+                String cell = row[c] == null ? "" : row[c];
+                text.append(cell);
+                if (c < columns - 1) {
+                    text.append(" ".repeat(widths[c] - cell.length() + 2));
+                }
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.racelint.cli;
+
+import static dev.racelint.cli.Cli.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.rule.RuleRegistry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** rules, explain, --version and --help. */
+class InfoCommandsTest {
+
+    @Test
+    void rulesPrintsATable() {
+        Cli.Run run = run(Cli.testRules(), "rules");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo(""
+                + "ID                 SHAPE  LEVEL    PRECISION  TITLE\n"
+                + "test-racy-method   test   error    very-high  Methods named racy*\n"
+                + "test-shaky-method  test   warning  low        Methods named shaky*\n");
+    }
+
+    @Test
+    void rulesListsEveryInstalledRule() {
+        List<RuleDescriptor> installed = RuleRegistry.load(getClass().getClassLoader()).descriptors();
+
+        Cli.Run run = run("rules");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("ID ");
+        assertThat(run.out().lines()).hasSize(installed.size() + 1);
+        for (RuleDescriptor rule : installed) {
+            assertThat(run.out()).containsPattern("(?m)^" + rule.id() + " +" + rule.shape() + " +"
+                    + rule.level().sarifName() + " +" + rule.precision().sarifName() + " +" + rule.title() + "$");
+        }
+        assertThat(run.out()).contains("io-in-transaction").contains("Network I/O inside a database transaction");
+    }
+
+    @Test
+    void explainPrintsTheRuleHelp() {
+        Cli.Run run = run(Cli.testRules(), "explain", "test-racy-method");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo("# test-racy-method\n\nFlags methods whose name starts with `racy`. Test only.\n");
+    }
+
+    @Test
+    void explainOfTheInstalledRule() {
+        Cli.Run run = run("explain", "io-in-transaction");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).isEqualTo(RuleRegistry.load(getClass().getClassLoader())
+                .find("io-in-transaction").descriptor().helpMarkdown());
+    }
+
+    @Test
+    void explainOfAnUnknownIdIsAUsageErrorListingTheIds() {
+        Cli.Run run = run(Cli.testRules(), "explain", "no-such-rule");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("racelint: unknown rule id 'no-such-rule'; valid ids: test-racy-method, "
+                + "test-shaky-method\nTry 'racelint explain --help' for more information.\n");
+    }
+
+    @Test
+    void explainWithoutAnIdIsAUsageError() {
+        Cli.Run run = run(Cli.testRules(), "explain");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("Missing required parameter: 'ID'");
+    }
+
+    @Test
+    void versionPrintsTheBuildVersion() {
+        for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"},
+                new String[] {"scan", "--version"}, new String[] {"rules", "--version"})) {
+            Cli.Run run = run(Cli.testRules(), args);
+
+            assertThat(run.exitCode()).isZero();
+            assertThat(run.out()).matches("racelint \\d+\\.\\d+\\.\\d+\\S*\n");
+        }
+        assertThat(VersionProvider.version()).isNotEqualTo("unknown").doesNotContain("${");
+    }
+
+    @Test
+    void everyCommandExplainsItself() {
+        Cli.Run root = run(Cli.testRules(), "--help");
+        assertThat(root.exitCode()).isZero();
+        assertThat(root.out()).contains("Usage: racelint").contains("scan").contains("rules").contains("explain")
+                .contains("Examples:").contains("Exit codes:");
+
+        Cli.Run scan = run(Cli.testRules(), "scan", "--help");
+        assertThat(scan.exitCode()).isZero();
+        assertThat(scan.out())
+                .contains("Usage: racelint scan")
+                .contains("--format=FORMAT").contains("text, sarif, json").contains("Default: text")
+                .contains("--output=FILE").contains("--classpath=CP").contains("--include-tests")
+                .contains("--exclude=GLOB").contains("--rules=ID").contains("--fail-on=LEVEL")
+                .contains("Default: error").contains("--threads=N").contains("--sarif-category=CAT")
+                .contains("--source-root=DIR").contains("--max-file-size=BYTES").contains("Default: 10485760")
+                .contains("--timings").contains("--no-color")
+                .contains("Examples:")
+                .doesNotContain("--debug");
+
+        for (String command : List.of("rules", "explain")) {
+            Cli.Run help = run(Cli.testRules(), command, "--help");
+            assertThat(help.exitCode()).isZero();
+            assertThat(help.out()).contains("Usage: racelint " + command).contains("Examples:");
+        }
+    }
+}

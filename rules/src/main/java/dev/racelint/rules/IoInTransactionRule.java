@@ -1,0 +1,132 @@
+package dev.racelint.rules;
+
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.effects.ApiEffect;
+import dev.racelint.analyzer.effects.EffectKind;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Fingerprints;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.rule.MethodContext;
+import dev.racelint.analyzer.rule.Precision;
+import dev.racelint.analyzer.rule.Reporter;
+import dev.racelint.analyzer.rule.Rule;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.rule.RuleMetadata;
+import dev.racelint.analyzer.tx.ReachedEffect;
+import dev.racelint.analyzer.tx.TransactionScope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Network I/O (or a sleep) reachable inside a transaction scope, through any number of calls.
+ * Reported once per scope and external API, at the scope, with the path to the call.
+ */
+@RuleMetadata(
+        id = "io-in-transaction",
+        name = "IoInTransaction",
+        shape = "transaction boundaries",
+        title = "Network I/O inside a database transaction",
+        description = "A transaction reaches an HTTP call, a broker publish, mail, an RPC, a cloud SDK call "
+                + "or a sleep. The database connection and every row lock the transaction holds stay held for "
+                + "the remote call's full latency, so one slow dependency drains the connection pool; and if "
+                + "the transaction rolls back, the remote effect has already happened.",
+        level = Level.ERROR,
+        precision = Precision.HIGH,
+        cwe = "362",
+        tags = {"transactions", "reliability"},
+        fix = "Make the call before the transaction (with an idempotency key) or after commit through an "
+                + "outbox or an AFTER_COMMIT listener.")
+public final class IoInTransactionRule implements Rule {
+
+    private static final Set<EffectKind> IO = Set.of(EffectKind.NETWORK, EffectKind.SLEEP);
+
+    @Override
+    public void check(MethodContext context, Reporter reporter) {
+        List<TransactionScope> scopes = context.transactionScopes();
+        if (scopes.isEmpty()) {
+            return;
+        }
+        RuleDescriptor rule = descriptor();
+        for (TransactionScope scope : scopes) {
+            for (ReachedEffect reached : context.effectsIn(scope, IO)) {
+                reporter.report(toFinding(rule, scope, reached));
+            }
+        }
+    }
+
+    private static Finding toFinding(RuleDescriptor rule, TransactionScope scope, ReachedEffect reached) {
+        ApiEffect effect = reached.site().effect();
+        CodeLocation ioCall = reached.site().location();
+
+        Message.Builder message = Message.builder();
+        switch (scope.kind()) {
+            case ANNOTATED_METHOD -> message.text(scope.title() + " runs inside a transaction (" + scope.origin() + ") and calls ");
+            case CALLBACK -> message.text(capitalise(scope.title()) + " runs inside a transaction and calls ");
+            case JDBC -> message.text(scope.title() + " calls ");
+        }
+        message.link(effect.api(), 0).text(" (" + effect.label() + ")");
+        if (!reached.calls().isEmpty()) {
+            message.text(" via " + describeVia(reached.calls()));
+        }
+        if (scope.kind() == TransactionScope.Kind.JDBC) {
+            message.text(" after setAutoCommit(false) and before commit()");
+        }
+        message.text(consequence(effect));
+
+        List<CodeLocation> flow = new ArrayList<>();
+        flow.add(scope.anchor());
+        for (CallEdge edge : reached.calls()) {
+            flow.add(edge.location());
+        }
+        flow.add(ioCall);
+
+        String fingerprint = Fingerprints.of(rule.id(), scope.method().signature(), scope.anchorText(), effect.apiKey());
+        return new Finding(rule.id(), rule.level(), message.build(), scope.anchor().withLabel(scope.title()),
+                List.of(ioCall), flow, fix(effect), fingerprint, scope.method().signature());
+    }
+
+    /** "RiskClient.assess()", or "A.b() -> C.d()" for deeper paths. */
+    private static String describeVia(List<CallEdge> calls) {
+        List<String> names = new ArrayList<>();
+        for (CallEdge e : calls) {
+            names.add(e.callee().displayName());
+        }
+        if (names.size() > 3) {
+            return names.get(0) + " -> ... -> " + names.get(names.size() - 1);
+        }
+        return String.join(" -> ", names);
+    }
+
+    private static String consequence(ApiEffect effect) {
+        if (effect.kind() == EffectKind.SLEEP) {
+            return ": the connection and any row locks stay held while the thread sleeps.";
+        }
+        return switch (effect.detail()) {
+            case "publish" -> ": the connection and row locks are held for the broker's latency, and the message "
+                    + "goes out even if the transaction then rolls back.";
+            case "mail" -> ": the connection and row locks are held while the mail server answers, and the mail "
+                    + "is sent even if the transaction then rolls back.";
+            default -> ": the connection and any row locks are held for the remote call's full latency, and a "
+                    + "rollback cannot undo the remote effect.";
+        };
+    }
+
+    private static String fix(ApiEffect effect) {
+        if (effect.kind() == EffectKind.SLEEP) {
+            return "Do not wait inside a transaction: retry or poll outside it, wrapping the whole transaction.";
+        }
+        return switch (effect.detail()) {
+            case "publish" -> "Write an outbox row in the same transaction and publish it after commit from a relay.";
+            case "mail" -> "Send the mail after commit: an outbox row, or a @TransactionalEventListener(AFTER_COMMIT).";
+            default -> "Call " + effect.api() + " before the transaction (with an idempotency key), or after commit "
+                    + "via an outbox; use a pending -> confirmed state when the answer matters.";
+        };
+    }
+
+    private static String capitalise(String text) {
+        return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    }
+}
