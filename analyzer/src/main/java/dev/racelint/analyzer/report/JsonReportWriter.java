@@ -60,16 +60,10 @@ public final class JsonReportWriter implements ReportWriter {
         doc.put("version", report.toolVersion());
         doc.put("sourceRoot", root == null ? null : ReportPaths.absolute(root));
 
-        int errors = 0;
-        int warnings = 0;
-        int notes = 0;
-        for (Finding finding : report.findings()) {
-            switch (finding.level()) {
-                case ERROR -> errors++;
-                case WARNING -> warnings++;
-                case NOTE -> notes++;
-            }
-        }
+        LevelCounts counts = LevelCounts.of(report.findings());
+        int errors = counts.errors();
+        int warnings = counts.warnings();
+        int notes = counts.notes();
         ObjectNode summary = doc.putObject("summary");
         summary.put("findings", report.findings().size());
         summary.put("error", errors);

@@ -187,16 +187,10 @@ public final class TextReportWriter implements ReportWriter {
     /** The closing line, e.g. {@code 3 findings (2 errors, 1 warning, 0 notes) in 41 files.} */
     /** The last line of the text report, e.g. {@code 3 findings (2 errors, 1 warning, 0 notes) in 41 files.} */
     public static String summary(ScanReport report) {
-        int errors = 0;
-        int warnings = 0;
-        int notes = 0;
-        for (Finding finding : report.findings()) {
-            switch (finding.level()) {
-                case ERROR -> errors++;
-                case WARNING -> warnings++;
-                case NOTE -> notes++;
-            }
-        }
+        LevelCounts counts = LevelCounts.of(report.findings());
+        int errors = counts.errors();
+        int warnings = counts.warnings();
+        int notes = counts.notes();
         StringBuilder line = new StringBuilder();
         int total = report.findings().size();
         if (total == 0) {

@@ -43,9 +43,9 @@ import java.util.regex.Pattern;
  *       {@code message.text} names one of them.</li>
  * </ul>
  *
- * <p>The schema is looked up at {@code ../../shared/sarif/sarif-schema-2.1.0.json} relative to the
- * working directory (Maven runs tests in the module directory, e.g. {@code main/analyzer}), or at
- * the path in the system property {@value #SCHEMA_PROPERTY} when set.
+ * <p>The schema is the bundled copy {@value #SCHEMA_RESOURCE} (identical to the project's
+ * {@code shared/sarif/sarif-schema-2.1.0.json}, checked by its SHA-256), or the file named by the
+ * system property {@value #SCHEMA_PROPERTY} when set.
  *
  * <p>Other modules use it through the analyzer's test-jar; they need jackson-databind,
  * com.networknt:json-schema-validator and JUnit/AssertJ on their own test classpath.
@@ -56,6 +56,10 @@ public final class SarifAssertions {
     public static final String SCHEMA_PROPERTY = "racelint.sarif.schema";
     public static final String DEFAULT_SCHEMA_PATH = "../../shared/sarif/sarif-schema-2.1.0.json";
     public static final String SRCROOT = "%SRCROOT%";
+    /** The bundled byte-for-byte copy of the official schema (test resources). */
+    public static final String SCHEMA_RESOURCE = "sarif/sarif-schema-2.1.0.json";
+    /** SHA-256 of the official SARIF 2.1.0 errata 01 schema file. */
+    public static final String SCHEMA_SHA256 = "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Pattern LINK = Pattern.compile("\\[[^\\[\\]]*]\\(([^)]*)\\)");
@@ -93,34 +97,57 @@ public final class SarifAssertions {
         return out;
     }
 
-    /** The path of the schema file that is used (it need not exist). */
-    public static Path schemaPath() {
+    /** The project's shared copy of the schema, compared with the bundled one when present. */
+    public static Path sharedSchemaPath() {
+        return Path.of(DEFAULT_SCHEMA_PATH).toAbsolutePath().normalize();
+    }
+
+    /** The schema bytes in use: the file named by {@value #SCHEMA_PROPERTY}, else the bundled copy. */
+    public static byte[] schemaBytes() {
         String override = System.getProperty(SCHEMA_PROPERTY);
-        Path path = Path.of(override != null && !override.isBlank() ? override : DEFAULT_SCHEMA_PATH);
-        return path.toAbsolutePath().normalize();
+        try {
+            if (override != null && !override.isBlank()) {
+                return Files.readAllBytes(Path.of(override));
+            }
+            try (InputStream in = SarifAssertions.class.getClassLoader().getResourceAsStream(SCHEMA_RESOURCE)) {
+                if (in == null) {
+                    throw new AssertionError("SARIF schema resource " + SCHEMA_RESOURCE + " is missing");
+                }
+                return in.readAllBytes();
+            }
+        } catch (IOException e) {
+            throw new AssertionError("cannot read the SARIF schema: " + e, e);
+        }
     }
 
     private static synchronized Schema schema() {
         if (schema == null) {
-            Path path = schemaPath();
-            if (!Files.isRegularFile(path)) {
-                throw new AssertionError("SARIF schema not found at " + path + " (working directory "
-                        + Path.of("").toAbsolutePath() + "). Expected shared/sarif/sarif-schema-2.1.0.json"
-                        + " two levels above the module directory, or set -D" + SCHEMA_PROPERTY
-                        + "=/path/to/sarif-schema-2.1.0.json");
+            byte[] bytes = schemaBytes();
+            String sha = sha256(bytes);
+            if (!sha.equals(SCHEMA_SHA256)) {
+                throw new AssertionError("the SARIF schema in use is not the official 2.1.0 errata 01 file"
+                        + " (SHA-256 " + sha + ", expected " + SCHEMA_SHA256 + ")");
             }
             SchemaRegistryConfig config = SchemaRegistryConfig.builder()
                     .formatAssertionsEnabled(true)
                     .build();
             SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4,
                     builder -> builder.schemaRegistryConfig(config));
-            try (InputStream in = Files.newInputStream(path)) {
+            try (InputStream in = new java.io.ByteArrayInputStream(bytes)) {
                 schema = registry.getSchema(in, InputFormat.JSON);
             } catch (IOException e) {
-                throw new AssertionError("cannot read SARIF schema " + path + ": " + e, e);
+                throw new AssertionError("cannot read SARIF schema: " + e, e);
             }
         }
         return schema;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The GitHub-specific problems (everything but the schema), one line each; empty when fine. */

@@ -20,8 +20,13 @@ class SarifSchemaValidationTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @Test
-    void schemaFileIsFound() {
-        assertThat(SarifAssertions.schemaPath()).isRegularFile();
+    void bundledSchemaIsTheOfficialFile() throws Exception {
+        assertThat(SarifAssertions.sha256(SarifAssertions.schemaBytes())).isEqualTo(SarifAssertions.SCHEMA_SHA256);
+        // Where the project's shared copy is present (the developers' machines), it is the same file.
+        java.nio.file.Path shared = SarifAssertions.sharedSchemaPath();
+        if (java.nio.file.Files.isRegularFile(shared)) {
+            assertThat(java.nio.file.Files.readAllBytes(shared)).isEqualTo(SarifAssertions.schemaBytes());
+        }
     }
 
     @Test
