@@ -92,7 +92,7 @@ public final class CallResolver {
             for (TypeInfo t = index.enclosingType(call); t != null; t = t.outer()) {
                 List<MethodInfo> found = index.findMethods(t, name, arity);
                 if (!found.isEmpty()) {
-                    return new Resolution(withOverrides(found, t), false, null);
+                    return new Resolution(withOverrides(found, t, List.of()), false, null);
                 }
             }
             return resolveStaticImport(call, name, arity);
@@ -103,7 +103,7 @@ public final class CallResolver {
             if (self != null) {
                 List<MethodInfo> found = index.findMethods(self, name, arity);
                 if (!found.isEmpty()) {
-                    return new Resolution(withOverrides(found, self), false, null);
+                    return new Resolution(withOverrides(found, self, List.of()), false, null);
                 }
                 return external(index.supertypeClosure(self), call);
             }
@@ -130,16 +130,22 @@ public final class CallResolver {
             // A scanned subclass of a catalogued client (a hand-written or checked-in gRPC stub,
             // a RestTemplate subclass) is that client: stop there rather than walk its internals.
             Resolution inherited = external(index.supertypeClosure(type.project()), call);
-            if (inherited.api() != null && inherited.api().method().equals(name)
-                    && (inherited.api().entry().effect() == EffectKind.NETWORK
+            boolean inheritedHere = inherited.api() != null && inherited.api().method().equals(name);
+            if (inheritedHere && (inherited.api().entry().effect() == EffectKind.NETWORK
                         || inherited.api().entry().effect() == EffectKind.SLEEP)) {
                 return new Resolution(List.of(), true, new ApiCatalogue.Match(inherited.api().entry(),
                         type.project().qualifiedName(), name));
             }
             List<MethodInfo> found = index.findMethods(type.project(), name, arity);
             if (!found.isEmpty()) {
-                List<MethodInfo> targets = receiver.isTypeName() ? found : withOverrides(found, type.project());
+                List<MethodInfo> targets = receiver.isTypeName() ? found
+                        : withOverrides(found, type.project(), receiver.typeArguments());
                 ApiCatalogue.Match api = interfaceClient(found);
+                if (api == null && inheritedHere && inherited.api().entry().effect() == EffectKind.HANDOFF) {
+                    // A project executor (a subtype of java.util.concurrent.Executor): what is
+                    // submitted to it runs on its threads, whatever its own code looks like.
+                    api = new ApiCatalogue.Match(inherited.api().entry(), type.project().qualifiedName(), name);
+                }
                 return new Resolution(targets, !receiver.isTypeName(), api);
             }
             return external(index.supertypeClosure(type.project()), call);
@@ -249,13 +255,21 @@ public final class CallResolver {
         return current;
     }
 
-    /** Adds the implementations in scanned subtypes of {@code receiver} (class-hierarchy dispatch). */
-    private List<MethodInfo> withOverrides(List<MethodInfo> found, TypeInfo receiver) {
+    /**
+     * Adds the implementations in scanned subtypes of {@code receiver} (class-hierarchy dispatch).
+     * When the receiver was declared with type arguments ({@code DataValidator<Customer>}), a
+     * subtype that binds them to other types ({@code extends DataValidator<Asset>}) cannot be the
+     * object behind it - Spring injects by generic type too - and is left out.
+     */
+    private List<MethodInfo> withOverrides(List<MethodInfo> found, TypeInfo receiver, List<String> typeArguments) {
         LinkedHashSet<MethodInfo> out = new LinkedHashSet<>(found);
         if (found.stream().allMatch(m -> m.isStatic() || m.isPrivate() || m.isConstructor())) {
             return new ArrayList<>(out);
         }
         for (TypeInfo sub : index.allSubtypes(receiver)) {
+            if (!typeArguments.isEmpty() && bindsOtherArguments(sub, receiver, typeArguments)) {
+                continue;
+            }
             for (MethodInfo m : sub.methods()) {
                 for (MethodInfo f : found) {
                     if (m.name().equals(f.name()) && m.parameterCount() == f.parameterCount() && !m.isStatic()) {
@@ -265,6 +279,67 @@ public final class CallResolver {
             }
         }
         return new ArrayList<>(out);
+    }
+
+    /** Does {@code sub} (or an ancestor on its way) extend {@code target} with arguments other than {@code wanted}? */
+    private boolean bindsOtherArguments(TypeInfo sub, TypeInfo target, List<String> wanted) {
+        java.util.ArrayDeque<TypeInfo> work = new java.util.ArrayDeque<>(List.of(sub));
+        java.util.Set<TypeInfo> seen = new java.util.HashSet<>();
+        while (!work.isEmpty()) {
+            TypeInfo t = work.poll();
+            if (!seen.add(t)) {
+                continue;
+            }
+            for (com.github.javaparser.ast.type.ClassOrInterfaceType clause : writtenSupertypes(t)) {
+                TypeRef ref = index.resolveTypeName(clause.getNameWithScope(),
+                        t.declaration().getParentNode().orElse(t.declaration()), t.file());
+                if (ref.isProject() && ref.project() == target) {
+                    return conflicts(TypeArguments.of(clause), wanted, typeParameters(t));
+                }
+                if (ref.isProject()) {
+                    work.add(ref.project());
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean conflicts(List<String> passed, List<String> wanted, java.util.Set<String> variables) {
+        for (int i = 0; i < Math.min(passed.size(), wanted.size()); i++) {
+            String a = passed.get(i);
+            String b = wanted.get(i);
+            if (a.equals(TypeArguments.ANY) || b.equals(TypeArguments.ANY) || variables.contains(a) || looksLikeVariable(b)) {
+                continue;
+            }
+            if (!a.equals(b)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean looksLikeVariable(String name) {
+        return name.length() <= 2 && Character.isUpperCase(name.charAt(0));
+    }
+
+    private static List<com.github.javaparser.ast.type.ClassOrInterfaceType> writtenSupertypes(TypeInfo t) {
+        var decl = t.declaration();
+        List<com.github.javaparser.ast.type.ClassOrInterfaceType> out = new ArrayList<>();
+        if (decl instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c) {
+            out.addAll(c.getExtendedTypes());
+            out.addAll(c.getImplementedTypes());
+        } else if (decl instanceof com.github.javaparser.ast.nodeTypes.NodeWithImplements<?> n) {
+            out.addAll(n.getImplementedTypes());
+        }
+        return out;
+    }
+
+    private static java.util.Set<String> typeParameters(TypeInfo t) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        if (t.declaration() instanceof com.github.javaparser.ast.nodeTypes.NodeWithTypeParameters<?> n) {
+            n.getTypeParameters().forEach(p -> out.add(p.getNameAsString()));
+        }
+        return out;
     }
 
     /** Scanned methods a method reference may run (any arity: the functional interface decides). */
@@ -300,7 +375,7 @@ public final class CallResolver {
                 }
             }
         }
-        return typeName ? found : withOverrides(found, owner);
+        return typeName ? found : withOverrides(found, owner, List.of());
     }
 
     /** Scanned constructors a {@code new} expression may run. */

@@ -30,8 +30,17 @@ import java.util.Map;
 public final class ExpressionTyper {
 
     /** A type plus whether the expression names the type itself (a static access like {@code Thread}). */
-    public record Typed(TypeRef type, boolean isTypeName) {
-        static final Typed UNKNOWN = new Typed(TypeRef.UNKNOWN, false);
+    /**
+     * A type, whether the expression names the type itself (a static access like {@code Thread}),
+     * and the type arguments as declared ({@code DataValidator<Customer>} gives [Customer]), by
+     * simple name, when the expression is a variable with a declared parameterised type.
+     */
+    public record Typed(TypeRef type, boolean isTypeName, List<String> typeArguments) {
+        static final Typed UNKNOWN = new Typed(TypeRef.UNKNOWN, false, List.of());
+
+        Typed(TypeRef type, boolean isTypeName) {
+            this(type, isTypeName, List.of());
+        }
     }
 
     private final ProgramIndex index;
@@ -104,12 +113,12 @@ public final class ExpressionTyper {
             if (local.type().isVarType() || local.type().isUnknownType()) {
                 return local.initializer() == null ? Typed.UNKNOWN : typeOf(local.initializer());
             }
-            return value(index.resolveType(local.type(), local.declaration()));
+            return declared(local.type(), local.declaration());
         }
         for (TypeInfo t = index.enclosingType(use); t != null; t = t.outer()) {
             ProgramIndex.FieldRef field = index.findField(t, name);
             if (field != null) {
-                return value(index.resolveType(field.type(), field.owner().declaration()));
+                return declared(field.type(), field.owner().declaration());
             }
         }
         FileContext file = index.fileOf(use);
@@ -120,7 +129,7 @@ public final class ExpressionTyper {
                 if (owner != null) {
                     ProgramIndex.FieldRef field = index.findField(owner, name);
                     if (field != null) {
-                        return value(index.resolveType(field.type(), owner.declaration()));
+                        return declared(field.type(), owner.declaration());
                     }
                 }
             }
@@ -139,7 +148,7 @@ public final class ExpressionTyper {
             if (self.type().isProject()) {
                 ProgramIndex.FieldRef field = index.findField(self.type().project(), name);
                 if (field != null) {
-                    return value(index.resolveType(field.type(), field.owner().declaration()));
+                    return declared(field.type(), field.owner().declaration());
                 }
             }
             return Typed.UNKNOWN;
@@ -155,7 +164,7 @@ public final class ExpressionTyper {
             }
             ProgramIndex.FieldRef field = index.findField(type, name);
             if (field != null) {
-                return value(index.resolveType(field.type(), field.owner().declaration()));
+                return declared(field.type(), field.owner().declaration());
             }
             return Typed.UNKNOWN;
         }
@@ -248,6 +257,15 @@ public final class ExpressionTyper {
     private TypeRef resolveTypeName(String name, Node context) {
         FileContext file = index.fileOf(context);
         return file == null ? TypeRef.UNKNOWN : index.resolveTypeName(name, context, file);
+    }
+
+    /** The type of a variable declared with {@code type}, keeping its type arguments. */
+    private Typed declared(com.github.javaparser.ast.type.Type type, Node context) {
+        TypeRef ref = index.resolveType(type, context);
+        if (!ref.isKnown()) {
+            return Typed.UNKNOWN;
+        }
+        return new Typed(ref, false, TypeArguments.of(type));
     }
 
     private static Typed value(TypeRef ref) {
