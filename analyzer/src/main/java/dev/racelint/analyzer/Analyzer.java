@@ -9,6 +9,11 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
+import dev.racelint.analyzer.persistence.DbOpClassifier;
+import dev.racelint.analyzer.persistence.EntityModel;
+import dev.racelint.analyzer.persistence.MyBatisXml;
+import dev.racelint.analyzer.persistence.PersistenceModel;
+import dev.racelint.analyzer.persistence.SqlFactsSource;
 import dev.racelint.analyzer.parse.JavaSourceParser;
 import dev.racelint.analyzer.resolve.CallResolver;
 import dev.racelint.analyzer.resolve.ClasspathTypes;
@@ -77,11 +82,15 @@ public final class Analyzer {
         long t4 = lap(timings, "callgraph", t3);
 
         TransactionModel transactions = new TransactionModel(index, graph);
+        MyBatisXml mappers = MyBatisXml.read(sources.mapperFiles(), diagnostics);
+        SqlFactsSource sql = new SqlFactsSource(index);
+        PersistenceModel persistence = new PersistenceModel(index, resolver,
+                new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers));
         LinkedHashSet<Finding> findings = new LinkedHashSet<>();
         List<MethodInfo> methods = index.methods();
         int done = 0;
         for (MethodInfo method : methods) {
-            MethodContext context = new MethodContext(method, transactions);
+            MethodContext context = new MethodContext(method, transactions, persistence);
             for (Rule rule : active) {
                 try {
                     rule.check(context, findings::add);
@@ -95,6 +104,12 @@ public final class Analyzer {
             progress.methodsAnalysed(++done, methods.size());
         }
         lap(timings, "rules", t4);
+        for (String text : sql.stats().fallbackExamples()) {
+            String oneLine = text.replaceAll("\\s+", " ").trim();
+            diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.SQL_FALLBACK,
+                    "SQL not understood by JSqlParser, read with the token model: "
+                            + (oneLine.length() > 160 ? oneLine.substring(0, 160) + "..." : oneLine)));
+        }
 
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(FINDING_ORDER);

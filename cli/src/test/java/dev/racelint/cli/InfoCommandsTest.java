@@ -33,8 +33,9 @@ class InfoCommandsTest {
         assertThat(run.out()).startsWith("ID ");
         assertThat(run.out().lines()).hasSize(installed.size() + 1);
         for (RuleDescriptor rule : installed) {
-            assertThat(run.out()).containsPattern("(?m)^" + rule.id() + " +" + rule.shape() + " +"
-                    + rule.level().sarifName() + " +" + rule.precision().sarifName() + " +" + rule.title() + "$");
+            assertThat(run.out()).containsPattern("(?m)^" + java.util.regex.Pattern.quote(rule.id()) + " +"
+                    + java.util.regex.Pattern.quote(rule.shape()) + " +" + rule.level().sarifName() + " +"
+                    + rule.precision().sarifName() + " +" + java.util.regex.Pattern.quote(rule.title()) + "$");
         }
         assertThat(run.out()).contains("io-in-transaction").contains("Network I/O inside a database transaction");
     }

@@ -17,6 +17,9 @@ public record Diagnostic(Path file, int line, int column, Level level, String co
     private static final java.util.Set<String> SKIPPING = java.util.Set.of(
             "parse-error", "too-deep", "binary-file", "unreadable", "file-too-large", "path-not-found");
 
+    /** Code of the note for a SQL statement JSqlParser could not parse (read by the weaker token model). */
+    public static final String SQL_FALLBACK = "sql-fallback";
+
     /** True when this diagnostic means its file was not analysed at all. */
     public boolean fileSkipped() {
         return file != null && SKIPPING.contains(code);

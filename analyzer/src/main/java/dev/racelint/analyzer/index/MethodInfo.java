@@ -89,6 +89,11 @@ public final class MethodInfo {
         return arguments == n || (isVarArgs() && arguments >= n - 1);
     }
 
+    /** Declared {@code void} (constructors count as void). */
+    public boolean returnsVoid() {
+        return !(declaration instanceof MethodDeclaration m) || m.getType().isVoidType();
+    }
+
     public boolean isStatic() {
         return declaration.hasModifier(Modifier.Keyword.STATIC);
     }

@@ -71,6 +71,8 @@ public final class JsonReportWriter implements ReportWriter {
         summary.put("note", notes);
         summary.put("files", report.filesAnalysed());
         summary.put("diagnostics", report.diagnostics().size());
+        summary.put("sqlFallback", report.diagnostics().stream()
+                .filter(d -> d.code().equals(dev.racelint.analyzer.finding.Diagnostic.SQL_FALLBACK)).count());
 
         ArrayNode findings = doc.putArray("findings");
         for (Finding finding : report.findings()) {

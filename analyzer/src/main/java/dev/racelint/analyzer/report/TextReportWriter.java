@@ -205,9 +205,12 @@ public final class TextReportWriter implements ReportWriter {
 
         Set<Path> failedFiles = new HashSet<>();
         int scanWide = 0;
+        int sqlFallbacks = 0;
         for (Diagnostic diagnostic : report.diagnostics()) {
             if (diagnostic.fileSkipped()) {
                 failedFiles.add(diagnostic.file());
+            } else if (diagnostic.code().equals(Diagnostic.SQL_FALLBACK)) {
+                sqlFallbacks++;
             } else {
                 scanWide++;
             }
@@ -215,6 +218,10 @@ public final class TextReportWriter implements ReportWriter {
         if (!failedFiles.isEmpty()) {
             line.append("; ").append(count(failedFiles.size(), "file", "files"))
                     .append(" could not be analysed");
+        }
+        if (sqlFallbacks > 0) {
+            line.append("; ").append(count(sqlFallbacks, "SQL statement", "SQL statements"))
+                    .append(" read by the fallback parser");
         }
         if (scanWide > 0) {
             line.append("; ").append(count(scanWide, "other diagnostic", "other diagnostics"));

@@ -110,6 +110,10 @@ public final class ExpressionTyper {
     private Typed typeOfName(String name, Node use) {
         LocalVariables.Local local = LocalVariables.find(name, use);
         if (local != null) {
+            if (local.type().isUnknownType() && local.declaration() instanceof com.github.javaparser.ast.body.Parameter p
+                    && p.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.LambdaExpr lambda) {
+                return lambdaParameter(lambda);
+            }
             if (local.type().isVarType() || local.type().isUnknownType()) {
                 return local.initializer() == null ? Typed.UNKNOWN : typeOf(local.initializer());
             }
@@ -135,6 +139,39 @@ public final class ExpressionTyper {
             }
             if (!name.isEmpty() && Character.isUpperCase(name.charAt(0))) {
                 return new Typed(index.resolveTypeName(name, use, file), true);
+            }
+        }
+        return Typed.UNKNOWN;
+    }
+
+    /**
+     * Callback parameters of well-known APIs whose lambdas are written without types:
+     * {@code jdbi.useHandle(handle -> ..)} gives a Handle.
+     */
+    private static final java.util.Map<String, String> CALLBACK_PARAMETERS = java.util.Map.of(
+            "org.jdbi.v3.core.Jdbi#useHandle", "org.jdbi.v3.core.Handle",
+            "org.jdbi.v3.core.Jdbi#withHandle", "org.jdbi.v3.core.Handle",
+            "org.jdbi.v3.core.Jdbi#useTransaction", "org.jdbi.v3.core.Handle",
+            "org.jdbi.v3.core.Jdbi#inTransaction", "org.jdbi.v3.core.Handle",
+            "org.jdbi.v3.core.Handle#useTransaction", "org.jdbi.v3.core.Handle",
+            "org.jdbi.v3.core.Handle#inTransaction", "org.jdbi.v3.core.Handle",
+            "org.jooq.DSLContext#transaction", "org.jooq.Configuration",
+            "org.jooq.DSLContext#transactionResult", "org.jooq.Configuration");
+
+    /** Static factories whose result type is not their own class. */
+    private static final java.util.Map<String, String> STATIC_FACTORIES = java.util.Map.of(
+            "org.jooq.impl.DSL#using", "org.jooq.DSLContext",
+            "org.jdbi.v3.core.Jdbi#open", "org.jdbi.v3.core.Handle");
+
+    private Typed lambdaParameter(com.github.javaparser.ast.expr.LambdaExpr lambda) {
+        if (!(lambda.getParentNode().orElse(null) instanceof MethodCallExpr call) || call.getScope().isEmpty()) {
+            return Typed.UNKNOWN;
+        }
+        Typed receiver = typeOf(call.getScope().get());
+        for (String candidate : receiver.type().candidates()) {
+            String type = CALLBACK_PARAMETERS.get(candidate + "#" + call.getNameAsString());
+            if (type != null) {
+                return value(TypeRef.external(List.of(type)));
             }
         }
         return Typed.UNKNOWN;
@@ -212,6 +249,12 @@ public final class ExpressionTyper {
                     && (name.startsWith("new") || name.startsWith("create") || name.equals("getInstance")
                     || name.equals("getDefault"))) {
                 return value(owner.type());
+            }
+            for (String candidate : owner.type().candidates()) {
+                String produced = STATIC_FACTORIES.get(candidate + "#" + name);
+                if (owner.isTypeName() && produced != null) {
+                    return value(TypeRef.external(List.of(produced)));
+                }
             }
             if (name.equals("build") && call.getScope().get() instanceof MethodCallExpr inner) {
                 TypeRef root = builderRoot(inner);

@@ -1,6 +1,11 @@
 package dev.racelint.analyzer.rule;
 
 import dev.racelint.analyzer.effects.EffectKind;
+import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.MethodFlow;
+import dev.racelint.analyzer.persistence.PersistenceModel;
+import dev.racelint.analyzer.tx.TransactionAttribute;
+import java.util.Optional;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.tx.ReachedEffect;
 import dev.racelint.analyzer.tx.TransactionModel;
@@ -12,10 +17,51 @@ import java.util.Set;
 public final class MethodContext {
     private final MethodInfo method;
     private final TransactionModel transactions;
+    private final PersistenceModel persistence;
 
-    public MethodContext(MethodInfo method, TransactionModel transactions) {
+    public MethodContext(MethodInfo method, TransactionModel transactions, PersistenceModel persistence) {
         this.method = method;
         this.transactions = transactions;
+        this.persistence = persistence;
+    }
+
+    /** The transaction attribute a proxy applies to this method, if any. */
+    public Optional<TransactionAttribute> transactionAttribute() {
+        return transactions.attribute(method);
+    }
+
+    /** Database operations in this method (one call into project helpers followed), in source order. */
+    public List<DbOp> databaseOperations() {
+        return persistence.ops(method);
+    }
+
+    /** Data flow between this method's database operations, conditions and writes. */
+    public Optional<MethodFlow> dataFlow() {
+        return persistence.flow(method);
+    }
+
+    /**
+     * Does {@code node} of this method run inside a database transaction: a scope of this method
+     * covers it, the method is transactional, or every caller of the method is?
+     */
+    public boolean runsInTransaction(com.github.javaparser.ast.Node node) {
+        for (TransactionScope scope : transactionScopes()) {
+            if (scope.covers().test(node)) {
+                return true;
+            }
+        }
+        if (transactions.attribute(method).map(a -> a.propagation().runsInTransaction()).orElse(false)) {
+            return true;
+        }
+        var callers = transactions.graph().callers(method);
+        return !callers.isEmpty() && callers.stream().allMatch(edge ->
+                transactions.attribute(edge.caller()).map(a -> a.propagation().runsInTransaction()).orElse(false)
+                        || !transactions.scopesIn(edge.caller()).stream().filter(s -> s.covers().test(edge.site())).toList().isEmpty());
+    }
+
+    /** The program's persistence model (entities, helpers). */
+    public PersistenceModel persistence() {
+        return persistence;
     }
 
     public MethodInfo method() {

@@ -42,10 +42,15 @@ public final class SourceDiscovery {
         this.maxFileBytes = maxFileBytes;
     }
 
-    public record Result(List<SourceFile> files, List<Diagnostic> diagnostics) {}
+    /**
+     * @param files        the Java sources to analyse, sorted
+     * @param mapperFiles  XML files that may be MyBatis mappers (named or placed like one), sorted
+     */
+    public record Result(List<SourceFile> files, List<Diagnostic> diagnostics, List<Path> mapperFiles) {}
 
     public Result discover(List<Path> roots) {
         TreeMap<Path, SourceFile> found = new TreeMap<>();
+        java.util.TreeSet<Path> mappers = new java.util.TreeSet<>();
         List<Diagnostic> diagnostics = new ArrayList<>();
         for (Path given : roots) {
             Path root = given.toAbsolutePath().normalize();
@@ -58,12 +63,20 @@ public final class SourceDiscovery {
                 consider(root, root.getParent(), found, diagnostics, true);
                 continue;
             }
-            walk(root, found, diagnostics);
+            walk(root, found, mappers, diagnostics);
+            // Scanning a Maven/Gradle "src/main/java" folder: its MyBatis mappers live in the sibling "resources".
+            Path resources = root.getParent() == null ? null : root.getParent().resolve("resources");
+            if (root.getFileName() != null && root.getFileName().toString().equals("java")
+                    && resources != null && Files.isDirectory(resources)) {
+                TreeMap<Path, SourceFile> ignored = new TreeMap<>();
+                walk(resources, ignored, mappers, diagnostics);
+            }
         }
-        return new Result(List.copyOf(found.values()), diagnostics);
+        return new Result(List.copyOf(found.values()), diagnostics, List.copyOf(mappers));
     }
 
-    private void walk(Path root, TreeMap<Path, SourceFile> found, List<Diagnostic> diagnostics) {
+    private void walk(Path root, TreeMap<Path, SourceFile> found, java.util.TreeSet<Path> mappers,
+            List<Diagnostic> diagnostics) {
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
@@ -86,8 +99,12 @@ public final class SourceDiscovery {
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    if (attrs.isRegularFile() && file.getFileName().toString().endsWith(".java")) {
+                    String name = file.getFileName().toString();
+                    if (attrs.isRegularFile() && name.endsWith(".java")) {
                         consider(file, root, found, diagnostics, false);
+                    } else if (attrs.isRegularFile() && name.endsWith(".xml") && looksLikeMapper(root.relativize(file))
+                            && !isExcluded(root.relativize(file))) {
+                        mappers.add(file.toAbsolutePath().normalize());
                     }
                     return FileVisitResult.CONTINUE;
                 }
@@ -125,6 +142,12 @@ public final class SourceDiscovery {
             return;
         }
         found.put(normal, new SourceFile(normal, size));
+    }
+
+    /** MyBatis mapper XML is conventionally named *Mapper.xml / *Dao.xml or kept under mapper(s)/ or mybatis/. */
+    private static boolean looksLikeMapper(Path relative) {
+        String path = relative.toString().replace('\\', '/').toLowerCase(Locale.ROOT);
+        return path.contains("mapper") || path.contains("mybatis") || path.endsWith("dao.xml");
     }
 
     private boolean isExcluded(Path relative) {

@@ -118,7 +118,8 @@ public final class TransactionModel {
         }
         boolean readOnly = Annotations.attribute(annotation, "readOnly")
                 .map(v -> v instanceof BooleanLiteralExpr b && b.getValue()).orElse(false);
-        return new TransactionAttribute(propagation, readOnly, origin, annotation);
+        String isolation = Annotations.enumAttribute(annotation, "isolation").orElse("DEFAULT");
+        return new TransactionAttribute(propagation, readOnly, isolation, origin, annotation);
     }
 
     // ---- call semantics -----------------------------------------------------------------------

@@ -1,0 +1,49 @@
+package dev.racelint.analyzer.persistence;
+
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import dev.racelint.analyzer.finding.CodeLocation;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One database operation at a call site, whatever the API (JDBC, JdbcTemplate, jOOQ, MyBatis,
+ * JDBI, EntityManager, Spring Data).
+ *
+ * @param call          the call expression (for a fluent chain, the call the chain starts with)
+ * @param end           the outermost call of the chain: its value is the operation's result
+ * @param kind          what it does
+ * @param table         the table (or the entity's table), lower case; empty when unknown
+ * @param entity        the entity when the API works on entities, else null
+ * @param shape         for reads: what the result is (existence, count, rows, a value)
+ * @param keyColumns    columns the statement selects rows by (WHERE / derived query names)
+ * @param conditional   for UPDATE/DELETE: the WHERE compares something besides the key
+ * @param selfRelative  for UPDATE: every SET item computes from the stored value (col = col - ?)
+ * @param locked        the read takes a row lock (FOR UPDATE/SHARE, PESSIMISTIC_*, @Lock)
+ * @param upsert        the insert resolves conflicts in the database (ON CONFLICT, MERGE...)
+ * @param describe      how messages name it, e.g. {@code existsByEmail()} or
+ *                      {@code JdbcTemplate.update(INSERT INTO invites)}
+ * @param via           when found one call into a project helper (a DAO method): that method's display name
+ * @param valueParameters call arguments holding absolute SET values (positional parameters)
+ * @param valueNames    named parameters holding absolute SET values ({@code :likes}, {@code #{q}})
+ */
+public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
+        ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
+        boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
+        List<String> valueNames) {
+
+    public enum Kind {
+        READ, INSERT, UPDATE, DELETE,
+        /** Spring Data save / EntityManager merge: insert or update of an entity. */
+        SAVE
+    }
+
+    public enum ReadShape { NONE, EXISTS, COUNT, AGGREGATE, ROWS, VALUE }
+
+    public boolean isWrite() {
+        return kind != Kind.READ;
+    }
+
+    public boolean sameTable(DbOp other) {
+        return !table.isEmpty() && table.equalsIgnoreCase(other.table);
+    }
+}

@@ -1,0 +1,539 @@
+package dev.racelint.analyzer.persistence;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.ClassExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
+import com.github.javaparser.ast.type.ClassOrInterfaceType;
+import dev.racelint.analyzer.index.Annotations;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.index.TypeInfo;
+import dev.racelint.analyzer.index.TypeRef;
+import dev.racelint.analyzer.persistence.DbOp.Kind;
+import dev.racelint.analyzer.persistence.DbOp.ReadShape;
+import dev.racelint.analyzer.resolve.CallResolver;
+import dev.racelint.analyzer.resolve.ExpressionTyper;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Recognises database operations at call sites: JDBC, JdbcTemplate, NamedParameterJdbcTemplate,
+ * JdbcClient, jOOQ, MyBatis (annotations, XML, Generator names), JDBI, EntityManager and Spring
+ * Data repositories. SQL comes from {@link SqlFacts}; entities from {@link EntityModel}.
+ */
+public final class DbOpClassifier {
+
+    static final Set<String> JDBC_TEMPLATE = Set.of("org.springframework.jdbc.core.JdbcTemplate",
+            "org.springframework.jdbc.core.JdbcOperations",
+            "org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate",
+            "org.springframework.jdbc.core.namedparam.NamedParameterJdbcOperations");
+    static final Set<String> JDBC_CLIENT = Set.of("org.springframework.jdbc.core.simple.JdbcClient");
+    static final Set<String> JDBC_STATEMENT = Set.of("java.sql.PreparedStatement", "java.sql.Statement",
+            "java.sql.CallableStatement");
+    static final Set<String> JOOQ = Set.of("org.jooq.DSLContext");
+    static final Set<String> ENTITY_MANAGER = Set.of("jakarta.persistence.EntityManager", "javax.persistence.EntityManager",
+            "org.hibernate.Session");
+    static final Set<String> JDBI_HANDLE = Set.of("org.jdbi.v3.core.Handle");
+    static final Set<String> SPRING_DATA = Set.of("org.springframework.data.repository.Repository",
+            "org.springframework.data.repository.CrudRepository", "org.springframework.data.repository.ListCrudRepository",
+            "org.springframework.data.repository.PagingAndSortingRepository",
+            "org.springframework.data.repository.ListPagingAndSortingRepository",
+            "org.springframework.data.jpa.repository.JpaRepository", "org.springframework.data.mongodb.repository.MongoRepository");
+    static final Set<String> QUERY = Set.of("org.springframework.data.jpa.repository.Query");
+    static final Set<String> MODIFYING = Set.of("org.springframework.data.jpa.repository.Modifying");
+    static final Set<String> LOCK = Set.of("org.springframework.data.jpa.repository.Lock");
+    static final Set<String> MYBATIS_SELECT = Set.of("org.apache.ibatis.annotations.Select");
+    static final Set<String> MYBATIS_INSERT = Set.of("org.apache.ibatis.annotations.Insert");
+    static final Set<String> MYBATIS_UPDATE = Set.of("org.apache.ibatis.annotations.Update");
+    static final Set<String> MYBATIS_DELETE = Set.of("org.apache.ibatis.annotations.Delete");
+    static final Set<String> MYBATIS_MAPPER = Set.of("org.apache.ibatis.annotations.Mapper");
+    static final Set<String> JDBI_QUERY = Set.of("org.jdbi.v3.sqlobject.statement.SqlQuery");
+    static final Set<String> JDBI_UPDATE = Set.of("org.jdbi.v3.sqlobject.statement.SqlUpdate");
+
+    private static final Pattern DERIVED = Pattern.compile(
+            "^(exists|count|find|get|read|query|search|stream|delete|remove)(?:First\\d*|Top\\d*|Distinct|All)*By(.*)$");
+
+    private final ProgramIndex index;
+    private final CallResolver resolver;
+    private final ExpressionTyper typer;
+    private final Annotations annotations;
+    private final EntityModel entities;
+    private final SqlFacts.Source sql;
+    private final MyBatisXml xml;
+    private final Map<Node, Optional<DbOp>> memo = Collections.synchronizedMap(new IdentityHashMap<>());
+
+    public DbOpClassifier(ProgramIndex index, CallResolver resolver, EntityModel entities, SqlFacts.Source sql,
+            MyBatisXml xml) {
+        this.index = index;
+        this.resolver = resolver;
+        this.typer = resolver.typer();
+        this.annotations = resolver.annotations();
+        this.entities = entities;
+        this.sql = sql;
+        this.xml = xml;
+    }
+
+    public EntityModel entities() {
+        return entities;
+    }
+
+    /** The operation this call performs directly (not through project helpers), if any. */
+    public Optional<DbOp> classify(MethodCallExpr call) {
+        Optional<DbOp> cached = memo.get(call);
+        if (cached != null) {
+            return cached;
+        }
+        Optional<DbOp> result;
+        try {
+            result = Optional.ofNullable(compute(call));
+        } catch (RuntimeException | StackOverflowError e) {
+            result = Optional.empty();
+        }
+        memo.put(call, result);
+        return result;
+    }
+
+    private DbOp compute(MethodCallExpr call) {
+        if (call.getScope().isEmpty()) {
+            return null;
+        }
+        Expression scope = call.getScope().get();
+        ExpressionTyper.Typed receiver = typer.typeOf(scope);
+        TypeRef type = receiver.type();
+        String name = call.getNameAsString();
+        if (type.isProject()) {
+            TypeInfo t = type.project();
+            DbOp repo = springData(call, t, name);
+            if (repo != null) {
+                return repo;
+            }
+            DbOp mapper = declaredSql(call, t, name);
+            if (mapper != null) {
+                return mapper;
+            }
+            return generatorMapper(call, t, name);
+        }
+        List<String> names = type.candidates();
+        if (names.stream().anyMatch(JDBC_TEMPLATE::contains)) {
+            return jdbcTemplate(call, name);
+        }
+        if (names.stream().anyMatch(JDBC_CLIENT::contains) && name.equals("sql")) {
+            return chainedSql(call, call.getArguments().isEmpty() ? null : call.getArgument(0), "JdbcClient", false);
+        }
+        if (names.stream().anyMatch(JOOQ::contains)) {
+            return JooqChains.classify(this, call, name);
+        }
+        if (names.stream().anyMatch(ENTITY_MANAGER::contains)) {
+            return entityManager(call, name);
+        }
+        if (names.stream().anyMatch(JDBI_HANDLE::contains)) {
+            if (name.equals("createQuery") || name.equals("createUpdate") || name.equals("select")
+                    || name.equals("execute") || name.equals("createCall")) {
+                return chainedSql(call, call.getArguments().isEmpty() ? null : call.getArgument(0), "Handle", false);
+            }
+            return null;
+        }
+        if (names.stream().anyMatch(JDBC_STATEMENT::contains)) {
+            return jdbcStatement(call, scope, name);
+        }
+        return null;
+    }
+
+    // ---- JdbcTemplate -------------------------------------------------------------------------
+
+    private DbOp jdbcTemplate(MethodCallExpr call, String name) {
+        if (call.getArguments().isEmpty()) {
+            return null;
+        }
+        boolean read = name.startsWith("query");
+        boolean write = name.equals("update") || name.equals("batchUpdate") || name.equals("execute");
+        if (!read && !write) {
+            return null;
+        }
+        SqlFacts facts = sql.of(call.getArgument(0), false).orElse(null);
+        if (facts == null) {
+            return null;
+        }
+        return fromSql(call, call, facts, "JdbcTemplate." + name, List.of(), 1);
+    }
+
+    /** {@code jdbcClient.sql(S)...update()}, {@code handle.createUpdate(S)...execute()}. */
+    private DbOp chainedSql(MethodCallExpr call, Expression sqlArg, String api, boolean jpql) {
+        if (sqlArg == null) {
+            return null;
+        }
+        SqlFacts facts = sql.of(sqlArg, jpql).orElse(null);
+        if (facts == null) {
+            return null;
+        }
+        MethodCallExpr end = CallResolver.chainEnd(call);
+        return fromSql(call, end, facts, api + "." + call.getNameAsString(), List.of(), -1);
+    }
+
+    // ---- JDBC ---------------------------------------------------------------------------------
+
+    private DbOp jdbcStatement(MethodCallExpr call, Expression scope, String name) {
+        if (!(name.equals("executeQuery") || name.equals("executeUpdate") || name.equals("execute")
+                || name.equals("executeLargeUpdate"))) {
+            return null;
+        }
+        Expression sqlExpr = null;
+        if (!call.getArguments().isEmpty()) {
+            sqlExpr = call.getArgument(0);
+        } else if (scope instanceof NameExpr n) {
+            sqlExpr = PreparedStatements.sqlOf(n);
+        }
+        if (sqlExpr == null) {
+            return null;
+        }
+        SqlFacts facts = sql.of(sqlExpr, false).orElse(null);
+        return facts == null ? null : fromSql(call, call, facts, "PreparedStatement." + name, List.of(), -1);
+    }
+
+    // ---- EntityManager ------------------------------------------------------------------------
+
+    private DbOp entityManager(MethodCallExpr call, String name) {
+        switch (name) {
+            case "find", "getReference" -> {
+                EntityModel.Entity e = call.getArguments().isEmpty() ? null : entityOfClassLiteral(call.getArgument(0));
+                boolean locked = call.getArguments().size() >= 3
+                        && call.getArgument(2).toString().contains("PESSIMISTIC");
+                return entityOp(call, Kind.READ, e, ReadShape.ROWS, Set.of("id"), locked, "EntityManager." + name);
+            }
+            case "persist" -> {
+                return entityOp(call, Kind.INSERT, entityOfValue(call), ReadShape.NONE, Set.of(), false, "EntityManager.persist");
+            }
+            case "merge" -> {
+                return entityOp(call, Kind.SAVE, entityOfValue(call), ReadShape.NONE, Set.of(), false, "EntityManager.merge");
+            }
+            case "remove" -> {
+                return entityOp(call, Kind.DELETE, entityOfValue(call), ReadShape.NONE, Set.of("id"), false, "EntityManager.remove");
+            }
+            case "createQuery", "createNativeQuery" -> {
+                return chainedSql(call, call.getArguments().isEmpty() ? null : call.getArgument(0), "EntityManager",
+                        name.equals("createQuery"));
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private EntityModel.Entity entityOfClassLiteral(Expression e) {
+        if (e instanceof ClassExpr c) {
+            TypeRef ref = index.resolveType(c.getType(), c);
+            if (ref.isProject()) {
+                return entities.byQualifiedName(ref.project().qualifiedName()).orElse(null);
+            }
+        }
+        return null;
+    }
+
+    private EntityModel.Entity entityOfValue(MethodCallExpr call) {
+        if (call.getArguments().isEmpty()) {
+            return null;
+        }
+        TypeRef ref = typer.typeOf(call.getArgument(0)).type();
+        return ref.isProject() ? entities.byQualifiedName(ref.project().qualifiedName()).orElse(null) : null;
+    }
+
+    private DbOp entityOp(MethodCallExpr call, Kind kind, EntityModel.Entity entity, ReadShape shape,
+            Set<String> keys, boolean locked, String describe) {
+        String table = entity == null ? "" : entity.table();
+        return new DbOp(call, call, kind, table, entity, shape, keys, false, false, locked, false,
+                describe + "()", location(call), null, List.of(), List.of());
+    }
+
+    // ---- Spring Data --------------------------------------------------------------------------
+
+    private DbOp springData(MethodCallExpr call, TypeInfo repo, String name) {
+        TypeRef entityRef = repositoryEntity(repo);
+        if (entityRef == null) {
+            return null;
+        }
+        EntityModel.Entity entity = entityRef.isProject()
+                ? entities.byQualifiedName(entityRef.project().qualifiedName()).orElse(null) : null;
+        String table = entity != null ? entity.table()
+                : EntityModel.snake(entityRef.simpleName()).toLowerCase(Locale.ROOT);
+        List<MethodInfo> declared = index.findMethods(repo, name, call.getArguments().size());
+        MethodDeclaration decl = declared.stream().map(MethodInfo::declaration)
+                .filter(d -> d instanceof MethodDeclaration).map(d -> (MethodDeclaration) d).findFirst().orElse(null);
+        boolean locked = decl != null && annotations.find(decl, LOCK)
+                .map(a -> a.toString().contains("PESSIMISTIC")).orElse(false);
+        if (decl != null) {
+            Optional<AnnotationExpr> query = annotations.find(decl, QUERY);
+            if (query.isPresent()) {
+                boolean nativeQuery = Annotations.attribute(query.get(), "nativeQuery")
+                        .map(v -> v.toString().equals("true")).orElse(false);
+                Optional<Expression> text = Annotations.attribute(query.get(), "value");
+                SqlFacts facts = text.flatMap(t -> sql.of(t, !nativeQuery)).orElse(null);
+                if (facts != null) {
+                    DbOp op = fromSql(call, call, facts, name, List.of(), -1);
+                    return op == null ? null : withLock(op, locked);
+                }
+                return null;
+            }
+        }
+        String describe = name + "()";
+        switch (name) {
+            case "save", "saveAndFlush", "saveAll", "saveAllAndFlush" -> {
+                return new DbOp(call, call, Kind.SAVE, table, entity, ReadShape.NONE, Set.of(), false, false, false,
+                        false, describe, location(call), null, List.of(), List.of());
+            }
+            case "findById", "getById", "getReferenceById", "getOne" -> {
+                return new DbOp(call, call, Kind.READ, table, entity, ReadShape.ROWS, Set.of("id"), false, false, locked,
+                        false, describe, location(call), null, List.of(), List.of());
+            }
+            case "existsById" -> {
+                return new DbOp(call, call, Kind.READ, table, entity, ReadShape.EXISTS, Set.of("id"), false, false, false,
+                        false, describe, location(call), null, List.of(), List.of());
+            }
+            case "count" -> {
+                return new DbOp(call, call, Kind.READ, table, entity, ReadShape.COUNT, Set.of(), false, false, false,
+                        false, describe, location(call), null, List.of(), List.of());
+            }
+            case "findAll", "findAllById" -> {
+                return new DbOp(call, call, Kind.READ, table, entity, ReadShape.ROWS, Set.of(), false, false, locked,
+                        false, describe, location(call), null, List.of(), List.of());
+            }
+            case "delete", "deleteById", "deleteAll", "deleteAllById", "deleteAllInBatch", "deleteInBatch" -> {
+                return new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, Set.of("id"), false, false, false,
+                        false, describe, location(call), null, List.of(), List.of());
+            }
+            default -> { }
+        }
+        Matcher m = DERIVED.matcher(name);
+        if (!m.matches()) {
+            return null;
+        }
+        String verb = m.group(1);
+        Set<String> columns = derivedColumns(m.group(2));
+        if (verb.equals("delete") || verb.equals("remove")) {
+            return new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, columns, true, false, false, false,
+                    describe, location(call), null, List.of(), List.of());
+        }
+        ReadShape shape = verb.equals("exists") ? ReadShape.EXISTS : verb.equals("count") ? ReadShape.COUNT : ReadShape.ROWS;
+        return new DbOp(call, call, Kind.READ, table, entity, shape, columns, false, false, locked, false,
+                describe, location(call), null, List.of(), List.of());
+    }
+
+    /** The entity type argument of a Spring Data repository interface, or null when not one. */
+    private TypeRef repositoryEntity(TypeInfo repo) {
+        java.util.ArrayDeque<TypeInfo> work = new java.util.ArrayDeque<>(List.of(repo));
+        Set<TypeInfo> seen = new java.util.HashSet<>();
+        while (!work.isEmpty()) {
+            TypeInfo t = work.poll();
+            if (!seen.add(t) || !(t.declaration() instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c)) {
+                continue;
+            }
+            List<ClassOrInterfaceType> clauses = new ArrayList<>(c.getExtendedTypes());
+            clauses.addAll(c.getImplementedTypes());
+            for (ClassOrInterfaceType clause : clauses) {
+                TypeRef ref = index.resolveTypeName(clause.getNameWithScope(), c, t.file());
+                if (ref.candidates().stream().anyMatch(SPRING_DATA::contains)) {
+                    if (clause.getTypeArguments().isPresent() && !clause.getTypeArguments().get().isEmpty()) {
+                        return index.resolveType(clause.getTypeArguments().get().get(0), c);
+                    }
+                    return TypeRef.UNKNOWN;
+                }
+                if (ref.isProject()) {
+                    work.add(ref.project());
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Columns a derived query selects rows by with equality (ranges and exclusions do not pick rows). */
+    private static Set<String> derivedColumns(String criteria) {
+        Set<String> out = new LinkedHashSet<>();
+        String cleaned = criteria.replaceAll("OrderBy.*$", "");
+        for (String part : cleaned.split("And|Or")) {
+            if (part.matches(".*(Not|NotIn|GreaterThan|GreaterThanEqual|LessThan|LessThanEqual|Between|Like|NotLike"
+                    + "|StartingWith|EndingWith|Containing|NotContaining|Before|After|IsNull|Null|IsNotNull|NotNull)$")) {
+                continue;
+            }
+            String p = part.replaceAll("(AllIgnoreCase|IgnoreCase|IsTrue|True|IsFalse|False|In|Is|Equals|Exists)$", "");
+            if (!p.isEmpty()) {
+                out.add(EntityModel.snake(Character.toLowerCase(p.charAt(0)) + p.substring(1)));
+            }
+        }
+        return out;
+    }
+
+    // ---- MyBatis and JDBI SQL objects ----------------------------------------------------------
+
+    /** A project interface method carrying its SQL (MyBatis @Select..., JDBI @SqlQuery/@SqlUpdate, MyBatis XML). */
+    private DbOp declaredSql(MethodCallExpr call, TypeInfo type, String name) {
+        List<MethodInfo> declared = index.findMethods(type, name, call.getArguments().size());
+        for (MethodInfo m : declared) {
+            if (!(m.declaration() instanceof MethodDeclaration decl)) {
+                continue;
+            }
+            for (Set<String> kind : List.of(MYBATIS_SELECT, MYBATIS_INSERT, MYBATIS_UPDATE, MYBATIS_DELETE, JDBI_QUERY, JDBI_UPDATE)) {
+                Optional<AnnotationExpr> a = annotations.find(decl, kind);
+                if (a.isPresent()) {
+                    Optional<Expression> value = Annotations.attribute(a.get(), "value");
+                    SqlFacts facts = value.flatMap(v -> sql.of(v, false)).orElse(null);
+                    return facts == null ? null : fromSql(call, call, facts, type.simpleName() + "." + name, List.of(), -1);
+                }
+            }
+            Optional<String> xmlSql = xml.statement(m.declaringType().qualifiedName(), name);
+            if (xmlSql.isPresent()) {
+                SqlFacts facts = sql.ofText(xmlSql.get(), false).orElse(null);
+                return facts == null ? null : fromSql(call, call, facts, type.simpleName() + "." + name, List.of(), -1);
+            }
+        }
+        return null;
+    }
+
+    /** MyBatis Generator's conventional mapper methods, on an interface named *Mapper or annotated @Mapper. */
+    private DbOp generatorMapper(MethodCallExpr call, TypeInfo type, String name) {
+        boolean mapper = type.isInterface() && (type.simpleName().endsWith("Mapper")
+                || annotations.has(type.declaration(), MYBATIS_MAPPER));
+        if (!mapper) {
+            return null;
+        }
+        String table = EntityModel.snake(type.simpleName().replaceAll("Mapper$", "")).toLowerCase(Locale.ROOT);
+        String describe = type.simpleName() + "." + name + "()";
+        Kind kind;
+        ReadShape shape = ReadShape.NONE;
+        boolean conditional = false;
+        Set<String> keys = Set.of("id");
+        switch (name) {
+            case "selectByPrimaryKey" -> { kind = Kind.READ; shape = ReadShape.ROWS; }
+            case "selectByExample", "selectByExampleWithBLOBs", "selectOneByExample" -> { kind = Kind.READ; shape = ReadShape.ROWS; keys = Set.of(); }
+            case "countByExample" -> { kind = Kind.READ; shape = ReadShape.COUNT; keys = Set.of(); }
+            case "insert", "insertSelective" -> { kind = Kind.INSERT; keys = Set.of(); }
+            case "updateByPrimaryKey", "updateByPrimaryKeySelective", "updateByPrimaryKeyWithBLOBs" -> kind = Kind.UPDATE;
+            case "updateByExample", "updateByExampleSelective" -> { kind = Kind.UPDATE; conditional = true; keys = Set.of(); }
+            case "deleteByPrimaryKey" -> kind = Kind.DELETE;
+            case "deleteByExample" -> { kind = Kind.DELETE; conditional = true; keys = Set.of(); }
+            default -> { return null; }
+        }
+        return new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
+                location(call), null, List.of(), List.of());
+    }
+
+    /**
+     * The statement a repository or mapper method declares (Spring Data {@code @Query}, MyBatis
+     * {@code @Select/@Insert/@Update/@Delete} or XML, JDBI {@code @SqlQuery/@SqlUpdate}), if any.
+     */
+    public Optional<SqlFacts> declaredStatement(MethodInfo method) {
+        if (!(method.declaration() instanceof MethodDeclaration decl)) {
+            return Optional.empty();
+        }
+        Optional<AnnotationExpr> query = annotations.find(decl, QUERY);
+        if (query.isPresent()) {
+            boolean nativeQuery = Annotations.attribute(query.get(), "nativeQuery")
+                    .map(v -> v.toString().equals("true")).orElse(false);
+            return Annotations.attribute(query.get(), "value").flatMap(v -> sql.of(v, !nativeQuery));
+        }
+        for (Set<String> kind : List.of(MYBATIS_SELECT, MYBATIS_INSERT, MYBATIS_UPDATE, MYBATIS_DELETE, JDBI_QUERY, JDBI_UPDATE)) {
+            Optional<AnnotationExpr> a = annotations.find(decl, kind);
+            if (a.isPresent()) {
+                return Annotations.attribute(a.get(), "value").flatMap(v -> sql.of(v, false));
+            }
+        }
+        return xml.statement(method.declaringType().qualifiedName(), method.name()).flatMap(t -> sql.ofText(t, false));
+    }
+
+    /** Does the call land on a project method declared {@code void} (its count is discarded at the declaration)? */
+    public boolean targetReturnsVoid(MethodCallExpr call) {
+        for (MethodInfo m : resolver.resolve(call).targets()) {
+            if (m.declaration() instanceof MethodDeclaration d && d.getType().isVoidType()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- SQL ----------------------------------------------------------------------------------
+
+    /**
+     * An operation from SQL facts. {@code firstValueArgument} is the index of the call argument
+     * holding the first statement parameter (JdbcTemplate: 1), or -1 when parameters are bound elsewhere.
+     */
+    DbOp fromSql(MethodCallExpr call, MethodCallExpr end, SqlFacts facts, String api, List<Integer> unused,
+            int firstValueArgument) {
+        Kind kind = switch (facts.kind()) {
+            case SELECT -> Kind.READ;
+            case INSERT -> Kind.INSERT;
+            case UPDATE -> Kind.UPDATE;
+            case DELETE -> Kind.DELETE;
+            case MERGE -> Kind.INSERT;
+            default -> null;
+        };
+        if (kind == null) {
+            return null;
+        }
+        EntityModel.Entity entity = entities.byName(facts.table()).orElse(null);
+        String table = entity != null && facts.jpql() ? entity.table() : facts.table();
+        List<Integer> valueArgs = new ArrayList<>();
+        if (firstValueArgument >= 0) {
+            for (int p : facts.setParameterIndexes()) {
+                valueArgs.add(firstValueArgument + p);
+            }
+        }
+        String describe = api + "(" + facts.summary() + ")";
+        return new DbOp(call, end, kind, table, entity, facts.shape(), facts.keyColumns(), facts.conditional(),
+                facts.selfRelative(), facts.locked(), facts.upsert(), describe, location(call), null, valueArgs,
+                facts.setParameterNames());
+    }
+
+    private static DbOp withLock(DbOp op, boolean locked) {
+        if (!locked || op.locked()) {
+            return op;
+        }
+        return new DbOp(op.call(), op.end(), op.kind(), op.table(), op.entity(), op.shape(), op.keyColumns(),
+                op.conditional(), op.selfRelative(), true, op.upsert(), op.describe(), op.location(), op.via(),
+                op.valueParameters(), op.valueNames());
+    }
+
+    dev.racelint.analyzer.finding.CodeLocation location(MethodCallExpr call) {
+        Path file = index.fileOf(call) == null ? Path.of("") : index.fileOf(call).path();
+        return SourceLocations.ofCall(file, CallResolver.chainEnd(call), "");
+    }
+
+    SqlFacts.Source sql() {
+        return sql;
+    }
+
+    ProgramIndex index() {
+        return index;
+    }
+
+    ExpressionTyper typer() {
+        return typer;
+    }
+
+    static boolean isStringLiteral(Expression e) {
+        return e instanceof StringLiteralExpr;
+    }
+
+    static boolean isFieldAccess(Expression e) {
+        return e instanceof FieldAccessExpr;
+    }
+
+    static boolean isNew(Expression e) {
+        return e instanceof ObjectCreationExpr;
+    }
+}

@@ -1,0 +1,159 @@
+package dev.racelint.analyzer.persistence;
+
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.ArrayInitializerExpr;
+import com.github.javaparser.ast.expr.BooleanLiteralExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
+import dev.racelint.analyzer.index.Annotations;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.index.TypeInfo;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * JPA entities of the scanned program: table, {@code @Version}, and the columns the database keeps
+ * unique ({@code @Id}, {@code @Column(unique = true)}, {@code @Table(uniqueConstraints)},
+ * {@code @NaturalId}), so rules can tell whether a write is guarded by the database.
+ */
+public final class EntityModel {
+
+    static final Set<String> ENTITY = Set.of("jakarta.persistence.Entity", "javax.persistence.Entity");
+    static final Set<String> TABLE = Set.of("jakarta.persistence.Table", "javax.persistence.Table");
+    static final Set<String> COLUMN = Set.of("jakarta.persistence.Column", "javax.persistence.Column");
+    static final Set<String> VERSION = Set.of("jakarta.persistence.Version", "javax.persistence.Version",
+            "org.springframework.data.annotation.Version");
+    static final Set<String> ID = Set.of("jakarta.persistence.Id", "javax.persistence.Id",
+            "jakarta.persistence.EmbeddedId", "javax.persistence.EmbeddedId", "org.springframework.data.annotation.Id");
+    static final Set<String> NATURAL_ID = Set.of("org.hibernate.annotations.NaturalId");
+
+    /** One entity. Column names are lower-case snake case, as tables usually spell them. */
+    public record Entity(TypeInfo type, String table, boolean versioned, Set<String> uniqueColumns,
+            List<Set<String>> uniqueColumnSets) {
+
+        /** Is a row with these column values unique by a database constraint? */
+        public boolean uniqueOn(Set<String> columns) {
+            if (columns.isEmpty()) {
+                return false;
+            }
+            for (String c : columns) {
+                if (uniqueColumns.contains(c)) {
+                    return true;
+                }
+            }
+            for (Set<String> set : uniqueColumnSets) {
+                if (columns.containsAll(set)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    private final Map<String, Entity> byQualifiedName = new HashMap<>();
+    private final Map<String, Entity> bySimpleName = new HashMap<>();
+    private final Map<String, Entity> byTable = new HashMap<>();
+
+    public EntityModel(ProgramIndex index) {
+        Annotations annotations = new Annotations(index);
+        for (TypeInfo type : index.types()) {
+            TypeDeclaration<?> decl = type.declaration();
+            if (!annotations.has(decl, ENTITY)) {
+                continue;
+            }
+            String table = annotations.find(decl, TABLE).flatMap(a -> Annotations.attribute(a, "name"))
+                    .map(EntityModel::stringValue).filter(s -> !s.isEmpty())
+                    .orElse(snake(type.simpleName()));
+            boolean versioned = false;
+            Set<String> unique = new LinkedHashSet<>();
+            for (TypeInfo t = type; t != null; t = superclass(index, t)) {
+                for (FieldDeclaration field : t.declaration().getFields()) {
+                    String column = columnName(annotations, field);
+                    if (annotations.has(field, VERSION)) {
+                        versioned = true;
+                    }
+                    if (annotations.has(field, ID) || annotations.has(field, NATURAL_ID)) {
+                        unique.add(column);
+                    }
+                    annotations.find(field, COLUMN).flatMap(a -> Annotations.attribute(a, "unique"))
+                            .filter(v -> v instanceof BooleanLiteralExpr b && b.getValue())
+                            .ifPresent(v -> unique.add(column));
+                }
+            }
+            List<Set<String>> sets = new java.util.ArrayList<>();
+            annotations.find(decl, TABLE).flatMap(a -> Annotations.attribute(a, "uniqueConstraints"))
+                    .ifPresent(value -> value.findAll(AnnotationExpr.class).forEach(uc ->
+                            Annotations.attribute(uc, "columnNames").ifPresent(cols -> {
+                                Set<String> set = new LinkedHashSet<>();
+                                for (StringLiteralExpr s : cols.findAll(StringLiteralExpr.class)) {
+                                    set.add(s.asString().toLowerCase(Locale.ROOT));
+                                }
+                                if (!set.isEmpty()) {
+                                    sets.add(set);
+                                }
+                            })));
+            Entity entity = new Entity(type, table.toLowerCase(Locale.ROOT), versioned, unique, sets);
+            byQualifiedName.put(type.qualifiedName(), entity);
+            bySimpleName.putIfAbsent(type.simpleName().toLowerCase(Locale.ROOT), entity);
+            byTable.putIfAbsent(entity.table(), entity);
+        }
+    }
+
+    private static TypeInfo superclass(ProgramIndex index, TypeInfo t) {
+        for (var ref : t.supertypes()) {
+            if (ref.isProject() && !ref.project().isInterface()) {
+                return ref.project();
+            }
+        }
+        return null;
+    }
+
+    private static String columnName(Annotations annotations, FieldDeclaration field) {
+        Optional<String> explicit = annotations.find(field, COLUMN).flatMap(a -> Annotations.attribute(a, "name"))
+                .map(EntityModel::stringValue).filter(s -> !s.isEmpty());
+        return explicit.orElse(snake(field.getVariable(0).getNameAsString())).toLowerCase(Locale.ROOT);
+    }
+
+    private static String stringValue(Expression e) {
+        return e instanceof StringLiteralExpr s ? s.asString() : "";
+    }
+
+    public Optional<Entity> byQualifiedName(String name) {
+        return Optional.ofNullable(byQualifiedName.get(name));
+    }
+
+    /** By entity name as JPQL writes it, or by table name. */
+    public Optional<Entity> byName(String name) {
+        String key = name.toLowerCase(Locale.ROOT);
+        Entity e = bySimpleName.get(key);
+        return Optional.ofNullable(e != null ? e : byTable.get(key));
+    }
+
+    /** {@code tenantId} -> {@code tenant_id}; {@code OrderLine} -> {@code order_line}. */
+    public static String snake(String name) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isUpperCase(c)) {
+                if (i > 0 && name.charAt(i - 1) != '_' && !Character.isUpperCase(name.charAt(i - 1))) {
+                    out.append('_');
+                }
+                out.append(Character.toLowerCase(c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    static boolean isArray(Expression e) {
+        return e instanceof ArrayInitializerExpr;
+    }
+}

@@ -1,0 +1,191 @@
+package dev.racelint.analyzer.persistence;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.BreakStmt;
+import com.github.javaparser.ast.stmt.ContinueStmt;
+import com.github.javaparser.ast.stmt.DoStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
+import com.github.javaparser.ast.stmt.ForEachStmt;
+import com.github.javaparser.ast.stmt.ForStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.SwitchStmt;
+import com.github.javaparser.ast.stmt.ThrowStmt;
+import com.github.javaparser.ast.stmt.WhileStmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Light intra-method data flow over database operations: which operations' results reach an
+ * expression (through locals, getters on loaded entities, arithmetic, lambda parameters), and
+ * which conditions control whether a statement runs (enclosing branches, early exits before it,
+ * Optional callbacks).
+ */
+public final class MethodFlow {
+    private final List<DbOp> ops;
+    private final Map<Node, DbOp> opByValue = new IdentityHashMap<>();
+    private final Map<String, Set<DbOp>> locals = new HashMap<>();
+
+    MethodFlow(Node body, List<DbOp> ops) {
+        this.ops = ops;
+        for (DbOp op : ops) {
+            opByValue.put(op.end(), op);
+            opByValue.put(op.call(), op);
+        }
+        // Two passes settle chains of locals declared in order (a = read(); b = a + 1; c = b * 2).
+        for (int pass = 0; pass < 3; pass++) {
+            for (VariableDeclarator v : body.findAll(VariableDeclarator.class)) {
+                v.getInitializer().ifPresent(init -> addLocal(v.getNameAsString(), reaching(init)));
+            }
+            for (AssignExpr a : body.findAll(AssignExpr.class)) {
+                if (a.getTarget() instanceof NameExpr n) {
+                    addLocal(n.getNameAsString(), reaching(a.getValue()));
+                }
+            }
+            for (LambdaExpr lambda : body.findAll(LambdaExpr.class)) {
+                if (lambda.getParentNode().orElse(null) instanceof MethodCallExpr call && call.getScope().isPresent()) {
+                    Set<DbOp> from = reaching(call.getScope().get());
+                    lambda.getParameters().forEach(p -> addLocal(p.getNameAsString(), from));
+                }
+            }
+        }
+    }
+
+    private void addLocal(String name, Set<DbOp> from) {
+        if (!from.isEmpty()) {
+            locals.computeIfAbsent(name, k -> new LinkedHashSet<>()).addAll(from);
+        }
+    }
+
+    public List<DbOp> ops() {
+        return ops;
+    }
+
+    /** The operations whose results flow into {@code expr}. */
+    public Set<DbOp> reaching(Node expr) {
+        Set<DbOp> out = new LinkedHashSet<>();
+        DbOp direct = opByValue.get(expr);
+        if (direct != null) {
+            out.add(direct);
+        }
+        for (MethodCallExpr call : expr.findAll(MethodCallExpr.class)) {
+            DbOp op = opByValue.get(call);
+            if (op != null) {
+                out.add(op);
+            }
+        }
+        for (NameExpr name : expr.findAll(NameExpr.class)) {
+            out.addAll(locals.getOrDefault(name.getNameAsString(), Set.of()));
+        }
+        return out;
+    }
+
+    /** Operations whose results decide whether {@code node} runs. */
+    public Set<DbOp> controlling(Node node) {
+        Set<DbOp> out = new LinkedHashSet<>();
+        Node child = node;
+        Node parent = node.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            if (parent instanceof IfStmt s && child != s.getCondition()) {
+                out.addAll(reaching(s.getCondition()));
+            } else if (parent instanceof ConditionalExpr c && child != c.getCondition()) {
+                out.addAll(reaching(c.getCondition()));
+            } else if (parent instanceof WhileStmt w && child != w.getCondition()) {
+                out.addAll(reaching(w.getCondition()));
+            } else if (parent instanceof DoStmt d && child != d.getCondition()) {
+                out.addAll(reaching(d.getCondition()));
+            } else if (parent instanceof ForStmt f && f.getCompare().isPresent() && child != f.getCompare().get()) {
+                out.addAll(reaching(f.getCompare().get()));
+            } else if (parent instanceof SwitchStmt s && child != s.getSelector()) {
+                out.addAll(reaching(s.getSelector()));
+            } else if (parent instanceof LambdaExpr && parent.getParentNode().orElse(null) instanceof MethodCallExpr call
+                    && isOptionalBranch(call.getNameAsString()) && call.getScope().isPresent()) {
+                out.addAll(reaching(call.getScope().get()));
+            } else if (parent instanceof BlockStmt block) {
+                for (Statement s : block.getStatements()) {
+                    if (s == child) {
+                        break;
+                    }
+                    if (s instanceof IfStmt guard && alwaysExits(guard.getThenStmt())) {
+                        out.addAll(reaching(guard.getCondition()));
+                    }
+                }
+            }
+            if (parent instanceof ForEachStmt) {
+                // Iterating over rows read from the database is not a check; nothing to add.
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return out;
+    }
+
+    private static boolean isOptionalBranch(String name) {
+        return name.equals("orElseGet") || name.equals("orElse") || name.equals("ifPresentOrElse")
+                || name.equals("or") || name.equals("orElseThrow") || name.equals("ifPresent");
+    }
+
+    static boolean alwaysExits(Statement s) {
+        if (s instanceof ReturnStmt || s instanceof ThrowStmt || s instanceof ContinueStmt || s instanceof BreakStmt) {
+            return true;
+        }
+        if (s instanceof BlockStmt b && !b.getStatements().isEmpty()) {
+            return alwaysExits(b.getStatements().getLast().get());
+        }
+        if (s instanceof ExpressionStmt) {
+            return false;
+        }
+        return false;
+    }
+
+    /** Is the value of {@code valueExpr} (an operation's result) used: compared, returned, passed on? */
+    public static boolean resultUsed(Expression valueExpr) {
+        Node parent = valueExpr.getParentNode().orElse(null);
+        if (parent instanceof ExpressionStmt) {
+            return false;
+        }
+        String variable = null;
+        if (parent instanceof VariableDeclarator v) {
+            variable = v.getNameAsString();
+        } else if (parent instanceof AssignExpr a && a.getTarget() instanceof NameExpr n) {
+            variable = n.getNameAsString();
+        }
+        if (variable == null) {
+            return true;
+        }
+        Node scope = parent;
+        while (scope != null && !(scope instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            scope = scope.getParentNode().orElse(null);
+        }
+        if (scope == null) {
+            return true;
+        }
+        int after = valueExpr.getEnd().map(p -> p.line * 10_000 + p.column).orElse(0);
+        for (NameExpr use : scope.findAll(NameExpr.class)) {
+            int at = use.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
+            if (use.getNameAsString().equals(variable) && at > after) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Statements from a method body, for callers that need them in order. */
+    static List<Statement> statements(BlockStmt body) {
+        return new ArrayList<>(body.getStatements());
+    }
+}

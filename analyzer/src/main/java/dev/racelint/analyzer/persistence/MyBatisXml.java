@@ -1,0 +1,69 @@
+package dev.racelint.analyzer.persistence;
+
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.finding.Level;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * MyBatis XML mappers: statement text by mapper namespace (the interface) and statement id. Read
+ * as text with regular expressions (no XML parser, so no external entities are ever resolved);
+ * dynamic tags are flattened by the SQL model.
+ */
+public final class MyBatisXml {
+    private static final Pattern NAMESPACE = Pattern.compile("<mapper\\s+[^>]*namespace\\s*=\\s*\"([^\"]+)\"");
+    private static final Pattern STATEMENT = Pattern.compile(
+            "<(select|insert|update|delete)\\b([^>]*)>(.*?)</\\1\\s*>", Pattern.DOTALL);
+    private static final Pattern ID = Pattern.compile("\\bid\\s*=\\s*\"([^\"]+)\"");
+
+    private final Map<String, String> statements = new HashMap<>();
+
+    public static MyBatisXml empty() {
+        return new MyBatisXml();
+    }
+
+    /** Reads the mapper files among {@code files} (XML files holding a {@code <mapper namespace=...>}). */
+    public static MyBatisXml read(List<Path> files, List<Diagnostic> diagnostics) {
+        MyBatisXml xml = new MyBatisXml();
+        for (Path file : files) {
+            try {
+                if (Files.size(file) > 2_000_000) {
+                    continue;
+                }
+                String text = Files.readString(file);
+                Matcher ns = NAMESPACE.matcher(text);
+                if (!ns.find()) {
+                    continue;
+                }
+                String namespace = ns.group(1);
+                Matcher m = STATEMENT.matcher(text);
+                while (m.find()) {
+                    Matcher id = ID.matcher(m.group(2));
+                    if (id.find()) {
+                        xml.statements.put(namespace + "#" + id.group(1), m.group(3));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                diagnostics.add(new Diagnostic(file, 0, 0, Level.NOTE, "mapper-xml", "MyBatis mapper not read: "
+                        + e.getClass().getSimpleName()));
+            }
+        }
+        return xml;
+    }
+
+    /** The raw body (tags included) of statement {@code id} in mapper {@code namespace}. */
+    public Optional<String> statement(String namespace, String id) {
+        return Optional.ofNullable(statements.get(namespace + "#" + id));
+    }
+
+    public int size() {
+        return statements.size();
+    }
+}

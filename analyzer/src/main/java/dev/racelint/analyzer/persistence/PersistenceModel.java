@@ -1,0 +1,259 @@
+package dev.racelint.analyzer.persistence;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.stmt.CatchClause;
+import com.github.javaparser.ast.stmt.TryStmt;
+import com.github.javaparser.ast.type.Type;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.resolve.CallResolver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Database operations per method, with one level of project helpers followed (a DAO method that
+ * performs exactly one operation counts as that operation at its call site), and the method's data flow.
+ */
+public final class PersistenceModel {
+
+    /** Exceptions that mean "the unique constraint said no", caught around a write. */
+    static final Set<String> DUPLICATE_EXCEPTIONS = Set.of("DuplicateKeyException", "DataIntegrityViolationException",
+            "ConstraintViolationException", "SQLIntegrityConstraintViolationException", "EntityExistsException",
+            "UnableToExecuteStatementException", "IntegrityConstraintViolationException");
+
+    private final ProgramIndex index;
+    private final CallResolver resolver;
+    private final DbOpClassifier classifier;
+    private final Map<Integer, List<DbOp>> direct = new ConcurrentHashMap<>();
+    private final Map<Integer, List<DbOp>> withHelpers = new ConcurrentHashMap<>();
+    private final Map<Integer, Optional<MethodFlow>> flows = new ConcurrentHashMap<>();
+
+    public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier) {
+        this.index = index;
+        this.resolver = resolver;
+        this.classifier = classifier;
+    }
+
+    public EntityModel entities() {
+        return classifier.entities();
+    }
+
+    /** Operations performed by the method's own code, in source order. */
+    public List<DbOp> directOps(MethodInfo method) {
+        return direct.computeIfAbsent(method.id(), id -> {
+            Node body = method.body();
+            if (body == null) {
+                return List.of();
+            }
+            List<DbOp> out = new ArrayList<>();
+            for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+                if (ownedBy(call, method)) {
+                    classifier.classify(call).ifPresent(out::add);
+                }
+            }
+            return withoutNested(out);
+        });
+    }
+
+    /** Operations of the method, including those one call away in a project helper. */
+    public List<DbOp> ops(MethodInfo method) {
+        return withHelpers.computeIfAbsent(method.id(), id -> {
+            Node body = method.body();
+            if (body == null) {
+                return List.of();
+            }
+            List<DbOp> out = new ArrayList<>();
+            for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+                if (!ownedBy(call, method)) {
+                    continue;
+                }
+                Optional<DbOp> own = classifier.classify(call);
+                if (own.isPresent()) {
+                    out.add(own.get());
+                    continue;
+                }
+                helperOp(call).ifPresent(out::add);
+            }
+            return withoutNested(out);
+        });
+    }
+
+    /** Drops operations nested in another's arguments ({@code fetchExists(selectFrom(..))} is one read). */
+    private static List<DbOp> withoutNested(List<DbOp> ops) {
+        List<DbOp> out = new ArrayList<>();
+        for (DbOp op : ops) {
+            boolean nested = false;
+            for (DbOp other : ops) {
+                if (other != op && other.call() != op.call() && isInside(op.call(), List.of(other.end()))) {
+                    nested = true;
+                    break;
+                }
+            }
+            if (!nested) {
+                out.add(op);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** A call to a project method whose body performs exactly one operation: that operation, here. */
+    private Optional<DbOp> helperOp(MethodCallExpr call) {
+        List<MethodInfo> targets = resolver.resolve(call).targets();
+        if (targets.size() != 1) {
+            return Optional.empty();
+        }
+        MethodInfo target = targets.get(0);
+        List<DbOp> inner = directOps(target);
+        if (inner.size() != 1) {
+            return Optional.empty();
+        }
+        DbOp op = inner.get(0);
+        // The helper's result is the operation's result only when it returns it.
+        boolean returnsIt = target.declaration() instanceof MethodDeclaration md && !md.getType().isVoidType();
+        return Optional.of(new DbOp(call, CallResolver.chainEnd(call).equals(call) ? call : call, op.kind(), op.table(),
+                op.entity(), returnsIt ? op.shape() : DbOp.ReadShape.NONE, op.keyColumns(), op.conditional(),
+                op.selfRelative(), op.locked(), op.upsert(), op.describe(), classifier.location(call),
+                target.displayName(), List.of(), List.of()));
+    }
+
+    /** The method's data flow over its operations. */
+    public Optional<MethodFlow> flow(MethodInfo method) {
+        return flows.computeIfAbsent(method.id(), id -> {
+            Node body = method.body();
+            List<DbOp> ops = ops(method);
+            if (body == null || ops.isEmpty()) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(new MethodFlow(body, ops));
+            } catch (RuntimeException | StackOverflowError e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** Is {@code node} inside a try block whose catch treats a unique-constraint violation as an outcome? */
+    public static boolean duplicateCaught(Node node) {
+        Node child = node;
+        for (Node parent = node.getParentNode().orElse(null); parent != null && !(parent instanceof CallableDeclaration<?>);
+                parent = parent.getParentNode().orElse(null)) {
+            if (parent instanceof TryStmt t && t.getTryBlock() == child) {
+                for (CatchClause c : t.getCatchClauses()) {
+                    if (catchesDuplicate(c)) {
+                        return true;
+                    }
+                }
+            }
+            child = parent;
+        }
+        return false;
+    }
+
+    private static boolean catchesDuplicate(CatchClause clause) {
+        Type type = clause.getParameter().getType();
+        List<String> names = new ArrayList<>();
+        if (type.isUnionType()) {
+            type.asUnionType().getElements().forEach(t -> names.add(simple(t.asString())));
+        } else {
+            names.add(simple(type.asString()));
+        }
+        if (names.stream().anyMatch(DUPLICATE_EXCEPTIONS::contains)) {
+            return true;
+        }
+        // catch (SQLException e) { if ("23505".equals(e.getSQLState())) ... }
+        return (names.contains("SQLException") || names.contains("DataAccessException") || names.contains("PSQLException"))
+                && (clause.getBody().toString().contains("23505") || clause.getBody().toString().contains("1062"));
+    }
+
+    private static String simple(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? name : name.substring(dot + 1);
+    }
+
+    /** Does the call's nearest enclosing callable belong to {@code method} (not a nested class)? */
+    private boolean ownedBy(MethodCallExpr call, MethodInfo method) {
+        for (Node n = call.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
+            if (n instanceof CallableDeclaration<?> c) {
+                return c == method.declaration();
+            }
+            if (n instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()
+                    && !(call.getParentNode().orElse(null) == o)) {
+                if (isInside(call, o.getAnonymousClassBody().get())) {
+                    return false;
+                }
+            }
+            if (n instanceof LambdaExpr) {
+                continue;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isInside(Node node, List<? extends Node> roots) {
+        for (Node root : roots) {
+            for (Node n = node; n != null; n = n.getParentNode().orElse(null)) {
+                if (n == root) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Is this call the creation of a new entity ({@code save(new X(..))} or a local initialised with {@code new})? */
+    public static boolean savesNewObject(DbOp op, MethodFlow flow) {
+        if (op.call().getArguments().isEmpty()) {
+            return op.kind() == DbOp.Kind.INSERT;
+        }
+        var arg = op.call().getArgument(0);
+        if (arg instanceof ObjectCreationExpr) {
+            return true;
+        }
+        if (arg.isMethodCallExpr() && (arg.asMethodCallExpr().getNameAsString().equals("build")
+                || arg.asMethodCallExpr().getNameAsString().startsWith("new")
+                || arg.asMethodCallExpr().getNameAsString().equals("of")
+                || arg.asMethodCallExpr().getNameAsString().startsWith("create"))) {
+            return true;
+        }
+        if (arg.isNameExpr()) {
+            String name = arg.asNameExpr().getNameAsString();
+            Node body = op.call();
+            while (body != null && !(body instanceof CallableDeclaration<?>)) {
+                body = body.getParentNode().orElse(null);
+            }
+            if (body != null) {
+                for (var v : body.findAll(com.github.javaparser.ast.body.VariableDeclarator.class)) {
+                    if (v.getNameAsString().equals(name) && v.getInitializer().isPresent()) {
+                        var init = v.getInitializer().get();
+                        if (init instanceof ObjectCreationExpr) {
+                            return true;
+                        }
+                        if (init.isMethodCallExpr() && (init.asMethodCallExpr().getNameAsString().equals("build")
+                                || init.asMethodCallExpr().getNameAsString().startsWith("new")
+                                || init.asMethodCallExpr().getNameAsString().startsWith("create"))) {
+                            return flow == null || flow.reaching(init).stream().noneMatch(o -> o.kind() == DbOp.Kind.READ);
+                        }
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    public ProgramIndex index() {
+        return index;
+    }
+
+    public DbOpClassifier classifier() {
+        return classifier;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.racelint.analyzer.persistence;
+
+import com.github.javaparser.ast.expr.Expression;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.persistence.DbOp.ReadShape;
+import dev.racelint.analyzer.sql.SqlModel;
+import dev.racelint.analyzer.sql.SqlStatement;
+import dev.racelint.analyzer.sql.SqlStrings;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/** SQL facts from the SQL model over the text a Java expression holds ({@link SqlStrings}). */
+public final class SqlFactsSource implements SqlFacts.Source {
+    private final ProgramIndex index;
+    private final SqlModel model = new SqlModel();
+    private final SqlStrings strings = new SqlStrings();
+
+    public SqlFactsSource(ProgramIndex index) {
+        this.index = index;
+    }
+
+    @Override
+    public Optional<SqlFacts> of(Expression expression, boolean jpql) {
+        return strings.valueOf(expression, index).flatMap(text -> ofText(text, jpql));
+    }
+
+    @Override
+    public Optional<SqlFacts> ofText(String text, boolean jpql) {
+        String sql = text.contains("</") || text.contains("<if") || text.contains("<where") || text.contains("<set")
+                ? SqlModel.stripMyBatisTags(text) : text;
+        if (sql.isBlank()) {
+            return Optional.empty();
+        }
+        SqlStatement st = jpql ? model.parseJpql(sql) : model.parse(sql);
+        SqlFacts.Kind kind = switch (st.kind()) {
+            case SELECT -> SqlFacts.Kind.SELECT;
+            case INSERT -> SqlFacts.Kind.INSERT;
+            case UPDATE -> SqlFacts.Kind.UPDATE;
+            case DELETE -> SqlFacts.Kind.DELETE;
+            case MERGE -> SqlFacts.Kind.MERGE;
+            default -> SqlFacts.Kind.OTHER;
+        };
+        String table = st.targetTable() == null ? "" : st.targetTable().toLowerCase(Locale.ROOT);
+        Set<String> keys = new LinkedHashSet<>();
+        List<String> columns = new ArrayList<>();
+        List<Boolean> equalities = new ArrayList<>();
+        for (SqlStatement.WhereColumn w : st.whereColumns()) {
+            boolean equality = w.isEquality() && w.valueKind() == SqlStatement.ValueKind.PARAMETER;
+            if (w.isEquality()) {
+                keys.add(w.column());
+            }
+            columns.add(w.column());
+            equalities.add(equality);
+        }
+        boolean conditional = (kind == SqlFacts.Kind.UPDATE || kind == SqlFacts.Kind.DELETE)
+                && SqlFacts.guardedWhere(columns, equalities);
+        boolean selfRelative = !st.setItems().isEmpty()
+                && st.setItems().stream().allMatch(i -> i.kind() == SqlStatement.SetKind.SELF_RELATIVE
+                        || (i.kind() != SqlStatement.SetKind.ABSOLUTE_PARAMETER && isVersionOrTimestamp(i.column())));
+        List<Integer> setParameters = new ArrayList<>();
+        List<String> setNames = new ArrayList<>();
+        for (SqlStatement.SetItem item : st.setItems()) {
+            if (item.kind() == SqlStatement.SetKind.ABSOLUTE_PARAMETER && item.parameterIndex() >= 0
+                    && item.parameterName() == null) {
+                setParameters.add(item.parameterIndex());
+            }
+            if (item.kind() == SqlStatement.SetKind.ABSOLUTE_PARAMETER && item.parameterName() != null) {
+                setNames.add(item.parameterName());
+            }
+        }
+        ReadShape shape = ReadShape.NONE;
+        if (kind == SqlFacts.Kind.SELECT) {
+            shape = switch (st.aggregate()) {
+                case COUNT -> ReadShape.COUNT;
+                case EXISTS -> ReadShape.EXISTS;
+                case SUM, OTHER_AGGREGATE -> ReadShape.AGGREGATE;
+                default -> st.selectedColumns().size() == 1 && !st.selectedColumns().get(0).endsWith("*")
+                        ? ReadShape.VALUE : ReadShape.ROWS;
+            };
+        }
+        boolean upsert = st.upsert() || st.conditionalInsert() || kind == SqlFacts.Kind.MERGE;
+        String summary = summary(kind, table, shape);
+        return Optional.of(new SqlFacts(kind, table, keys, conditional, selfRelative, List.copyOf(setParameters),
+                List.copyOf(setNames), st.isLocking(), upsert, shape, jpql, summary));
+    }
+
+    private static boolean isVersionOrTimestamp(String column) {
+        return column.equals("version") || column.endsWith("_at") || column.endsWith("_time") || column.endsWith("_date")
+                || column.equals("updated") || column.equals("modified");
+    }
+
+    private static String summary(SqlFacts.Kind kind, String table, ReadShape shape) {
+        return switch (kind) {
+            case SELECT -> (shape == ReadShape.COUNT ? "SELECT COUNT(*) FROM " : shape == ReadShape.EXISTS
+                    ? "SELECT EXISTS ... FROM " : "SELECT ... FROM ") + table;
+            case INSERT -> "INSERT INTO " + table;
+            case UPDATE -> "UPDATE " + table;
+            case DELETE -> "DELETE FROM " + table;
+            case MERGE -> "MERGE INTO " + table;
+            default -> "SQL";
+        };
+    }
+
+    public SqlModel.Stats stats() {
+        return model.stats();
+    }
+}
