@@ -64,7 +64,8 @@ public final class LostUpdateRule implements Rule {
     private static DbOp readFeeding(MethodContext context, MethodFlow flow, DbOp write, List<Expression> values) {
         for (Expression value : values) {
             for (DbOp read : flow.reaching(value)) {
-                if (read.kind() == DbOp.Kind.READ && read.sameTable(write) && !PersistenceRules.lockHeld(context, read)) {
+                if (read.kind() == DbOp.Kind.READ && read.sameTable(write) && !PersistenceRules.lockHeld(context, read)
+                        && PersistenceRules.readsRowValues(read)) {
                     return read;
                 }
             }

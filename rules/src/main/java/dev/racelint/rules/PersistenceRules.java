@@ -41,6 +41,11 @@ final class PersistenceRules {
         return read.locked() && context.runsInTransaction(read.call());
     }
 
+    /** The read returns row values (not a count or aggregate over other rows). */
+    static boolean readsRowValues(DbOp read) {
+        return read.shape() == DbOp.ReadShape.ROWS || read.shape() == DbOp.ReadShape.VALUE;
+    }
+
     static int position(DbOp op) {
         return op.call().getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
     }

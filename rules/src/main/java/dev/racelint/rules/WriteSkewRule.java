@@ -58,7 +58,8 @@ public final class WriteSkewRule implements Rule {
                     boolean aggregate = check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.EXISTS
                             || check.shape() == DbOp.ReadShape.AGGREGATE;
                     if (check.kind() != DbOp.Kind.READ || !aggregate || PersistenceRules.lockHeld(context, check)
-                            || (insert && check.sameTable(write)) || check.table().isEmpty() || sameRow(check, write)) {
+                            || (insert && check.sameTable(write)) || check.table().isEmpty() || sameRow(check, write)
+                            || byPrimaryKeyOnly(check) || guardsAnInsertIntoItsTable(flow, check)) {
                         continue;
                     }
                     reporter.report(finding(rule, context, scope, check, write));
@@ -66,6 +67,26 @@ public final class WriteSkewRule implements Rule {
                 }
             }
         }
+    }
+
+    /** {@code existsById(id)}: about one row, not an invariant over other rows. */
+    private static boolean byPrimaryKeyOnly(DbOp check) {
+        return check.keyColumns().size() == 1 && check.keyColumns().contains("id");
+    }
+
+    /**
+     * The check also decides an insert into its own table: it is a uniqueness check (reported by
+     * check-then-act), and the other writes it guards do not bear on that invariant.
+     */
+    private static boolean guardsAnInsertIntoItsTable(MethodFlow flow, DbOp check) {
+        for (DbOp op : flow.ops()) {
+            boolean insert = op.kind() == DbOp.Kind.INSERT
+                    || (op.kind() == DbOp.Kind.SAVE && PersistenceModel.savesNewObject(op, flow));
+            if (insert && op.sameTable(check) && flow.controlling(op.call()).contains(check)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The check selects the very row the write changes (by the same key columns): not skew. */

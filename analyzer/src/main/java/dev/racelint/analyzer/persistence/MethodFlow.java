@@ -21,6 +21,7 @@ import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchStmt;
 import com.github.javaparser.ast.stmt.ThrowStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
+import dev.racelint.analyzer.resolve.LocalVariables;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -38,7 +39,8 @@ import java.util.Set;
 public final class MethodFlow {
     private final List<DbOp> ops;
     private final Map<Node, DbOp> opByValue = new IdentityHashMap<>();
-    private final Map<String, Set<DbOp>> locals = new HashMap<>();
+    /** Operations reaching each local variable, keyed by its declaration (so shadowed names stay apart). */
+    private final Map<Node, Set<DbOp>> locals = new IdentityHashMap<>();
 
     MethodFlow(Node body, List<DbOp> ops) {
         this.ops = ops;
@@ -49,25 +51,25 @@ public final class MethodFlow {
         // Two passes settle chains of locals declared in order (a = read(); b = a + 1; c = b * 2).
         for (int pass = 0; pass < 3; pass++) {
             for (VariableDeclarator v : body.findAll(VariableDeclarator.class)) {
-                v.getInitializer().ifPresent(init -> addLocal(v.getNameAsString(), reaching(init)));
+                v.getInitializer().ifPresent(init -> addLocal(v, reaching(init)));
             }
             for (AssignExpr a : body.findAll(AssignExpr.class)) {
                 if (a.getTarget() instanceof NameExpr n) {
-                    addLocal(n.getNameAsString(), reaching(a.getValue()));
+                    addLocal(LocalVariables.declarationOf(n.getNameAsString(), n), reaching(a.getValue()));
                 }
             }
             for (LambdaExpr lambda : body.findAll(LambdaExpr.class)) {
                 if (lambda.getParentNode().orElse(null) instanceof MethodCallExpr call && call.getScope().isPresent()) {
                     Set<DbOp> from = reaching(call.getScope().get());
-                    lambda.getParameters().forEach(p -> addLocal(p.getNameAsString(), from));
+                    lambda.getParameters().forEach(p -> addLocal(p, from));
                 }
             }
         }
     }
 
-    private void addLocal(String name, Set<DbOp> from) {
-        if (!from.isEmpty()) {
-            locals.computeIfAbsent(name, k -> new LinkedHashSet<>()).addAll(from);
+    private void addLocal(Node declaration, Set<DbOp> from) {
+        if (declaration != null && !from.isEmpty()) {
+            locals.computeIfAbsent(declaration, k -> new LinkedHashSet<>()).addAll(from);
         }
     }
 
@@ -89,7 +91,10 @@ public final class MethodFlow {
             }
         }
         for (NameExpr name : expr.findAll(NameExpr.class)) {
-            out.addAll(locals.getOrDefault(name.getNameAsString(), Set.of()));
+            Node declaration = LocalVariables.declarationOf(name.getNameAsString(), name);
+            if (declaration != null) {
+                out.addAll(locals.getOrDefault(declaration, Set.of()));
+            }
         }
         return out;
     }

@@ -22,6 +22,7 @@ public final class MyBatisXml {
     private static final Pattern STATEMENT = Pattern.compile(
             "<(select|insert|update|delete)\\b([^>]*)>(.*?)</\\1\\s*>", Pattern.DOTALL);
     private static final Pattern ID = Pattern.compile("\\bid\\s*=\\s*\"([^\"]+)\"");
+    private static final Pattern FRAGMENT = Pattern.compile("<sql\\b([^>]*)>(.*?)</sql\\s*>", Pattern.DOTALL);
 
     private final Map<String, String> statements = new HashMap<>();
 
@@ -43,11 +44,21 @@ public final class MyBatisXml {
                     continue;
                 }
                 String namespace = ns.group(1);
+                Map<String, String> fragments = new HashMap<>();
+                Matcher f = FRAGMENT.matcher(text);
+                while (f.find()) {
+                    Matcher id = ID.matcher(f.group(1));
+                    if (id.find()) {
+                        fragments.put(id.group(1), f.group(2));
+                    }
+                }
                 Matcher m = STATEMENT.matcher(text);
                 while (m.find()) {
                     Matcher id = ID.matcher(m.group(2));
                     if (id.find()) {
-                        xml.statements.put(namespace + "#" + id.group(1), m.group(3));
+                        // Flattened here, with <include refid> fragments filled in from this mapper.
+                        xml.statements.put(namespace + "#" + id.group(1),
+                                dev.racelint.analyzer.sql.SqlModel.stripMyBatisTags(m.group(3), fragments));
                     }
                 }
             } catch (IOException | RuntimeException e) {

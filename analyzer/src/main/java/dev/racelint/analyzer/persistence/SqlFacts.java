@@ -41,23 +41,22 @@ public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean 
     }
 
     /**
-     * Whether a WHERE clause guards its write, given its comparisons: any guard comparison, or an
-     * equality on the row's {@code id} plus equalities on other columns (they can only narrow the
-     * row the id already picked: {@code WHERE id = ? AND owner_id = ?}).
+     * Whether a WHERE clause guards its write: a comparison on a version, state or quantity-like
+     * column, or an equality on the row's {@code id} narrowed by any other comparison
+     * ({@code WHERE id = ? AND owner_id = ?}). Range filters on other columns without an id
+     * ({@code DELETE ... WHERE tenant_id = ? AND ts < ?}) are bulk operations, not guards.
      */
     public static boolean guardedWhere(List<String> columns, List<Boolean> equalityWithParameter) {
         boolean byId = false;
-        int equalities = 0;
         for (int i = 0; i < columns.size(); i++) {
-            if (isGuard(columns.get(i), equalityWithParameter.get(i))) {
+            if (isGuardColumn(columns.get(i))) {
                 return true;
             }
-            equalities++;
-            if (columns.get(i).equalsIgnoreCase("id")) {
+            if (columns.get(i).equalsIgnoreCase("id") && equalityWithParameter.get(i)) {
                 byId = true;
             }
         }
-        return byId && equalities > 1;
+        return byId && columns.size() > 1;
     }
 
     /** Columns whose comparison is a condition even when compared to a parameter. */

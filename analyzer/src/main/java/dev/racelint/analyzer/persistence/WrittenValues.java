@@ -72,11 +72,27 @@ public final class WrittenValues {
             }
             return out;
         }
-        // JdbcTemplate with named parameters, mapper and SQL-object methods: every argument after the SQL.
+        // JdbcTemplate with named parameters, mapper and SQL-object methods: every argument after the
+        // SQL that is not just a key (an id selects the row; it is not a value written into it).
         int first = op.describe().startsWith("JdbcTemplate") || op.describe().startsWith("NamedParameter") ? 1 : 0;
         for (int i = first; i < call.getArguments().size(); i++) {
-            out.add(call.getArgument(i));
+            if (!isKeyExpression(call.getArgument(i))) {
+                out.add(call.getArgument(i));
+            }
         }
         return out;
+    }
+
+    /** {@code id}, {@code orderId}, {@code order.getId()}, {@code order.getCustomerId()}. */
+    static boolean isKeyExpression(Expression e) {
+        String name = null;
+        if (e instanceof NameExpr n) {
+            name = n.getNameAsString();
+        } else if (e instanceof MethodCallExpr m && m.getArguments().isEmpty() && m.getNameAsString().startsWith("get")) {
+            name = m.getNameAsString().substring(3);
+        } else if (e instanceof com.github.javaparser.ast.expr.FieldAccessExpr f) {
+            name = f.getNameAsString();
+        }
+        return name != null && (name.equalsIgnoreCase("id") || name.endsWith("Id") || name.endsWith("ID"));
     }
 }

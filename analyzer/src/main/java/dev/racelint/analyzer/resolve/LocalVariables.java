@@ -22,12 +22,18 @@ import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.type.Type;
 
 /** Finds the declaration of a local variable or parameter visible at a point in a method body. */
-final class LocalVariables {
+public final class LocalVariables {
 
     /** A local's declared type (may be {@code var} or unknown) and its initializer, if any. */
     record Local(Type type, Expression initializer, Node declaration) {}
 
     private LocalVariables() {}
+
+    /** The declaration (variable declarator, parameter, pattern) a local name refers to at {@code use}, or null. */
+    public static Node declarationOf(String name, Node use) {
+        Local local = find(name, use);
+        return local == null ? null : local.declaration();
+    }
 
     static Local find(String name, Node use) {
         Node child = use;
