@@ -6,6 +6,8 @@ import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.handlers.HandlerModel;
+import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
@@ -86,11 +88,13 @@ public final class Analyzer {
         SqlFactsSource sql = new SqlFactsSource(index);
         PersistenceModel persistence = new PersistenceModel(index, resolver,
                 new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers));
+        HandlerModel handlers = new HandlerModel(index);
+        Reachability reachability = new Reachability(graph, persistence, transactions);
         LinkedHashSet<Finding> findings = new LinkedHashSet<>();
         List<MethodInfo> methods = index.methods();
         int done = 0;
         for (MethodInfo method : methods) {
-            MethodContext context = new MethodContext(method, transactions, persistence);
+            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability);
             for (Rule rule : active) {
                 try {
                     rule.check(context, findings::add);

@@ -1,6 +1,9 @@
 package dev.racelint.analyzer.rule;
 
 import dev.racelint.analyzer.effects.EffectKind;
+import dev.racelint.analyzer.handlers.Handler;
+import dev.racelint.analyzer.handlers.HandlerModel;
+import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.PersistenceModel;
@@ -18,11 +21,31 @@ public final class MethodContext {
     private final MethodInfo method;
     private final TransactionModel transactions;
     private final PersistenceModel persistence;
+    private final HandlerModel handlers;
+    private final Reachability reachability;
 
-    public MethodContext(MethodInfo method, TransactionModel transactions, PersistenceModel persistence) {
+    public MethodContext(MethodInfo method, TransactionModel transactions, PersistenceModel persistence,
+            HandlerModel handlers, Reachability reachability) {
         this.method = method;
         this.transactions = transactions;
         this.persistence = persistence;
+        this.handlers = handlers;
+        this.reachability = reachability;
+    }
+
+    /** This method as an entry point (HTTP endpoint, message listener, webhook), if it is one. */
+    public Optional<Handler> handler() {
+        return handlers.handler(method);
+    }
+
+    /** What this method reaches through calls on its own thread. */
+    public Reachability reachability() {
+        return reachability;
+    }
+
+    /** The transaction model (scopes and call boundaries of any method). */
+    public TransactionModel transactions() {
+        return transactions;
     }
 
     /** The transaction attribute a proxy applies to this method, if any. */

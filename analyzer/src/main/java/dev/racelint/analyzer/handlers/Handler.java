@@ -1,0 +1,34 @@
+package dev.racelint.analyzer.handlers;
+
+import com.github.javaparser.ast.body.Parameter;
+import dev.racelint.analyzer.index.MethodInfo;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An entry point that the outside world calls: an HTTP endpoint, a message listener, or a webhook
+ * (an HTTP POST endpoint that receives another system's deliveries).
+ *
+ * @param httpMethod    GET, POST, PUT, PATCH, DELETE for HTTP handlers, else null
+ * @param path          the mapped path (class prefix included) when known, else ""
+ * @param framework     "Spring MVC", "JAX-RS", "Kafka", "RabbitMQ", "JMS", "SQS"
+ * @param headers       request headers taken as parameters, by lower-case header name
+ * @param body          the request body parameter, if any
+ */
+public record Handler(MethodInfo method, Kind kind, String httpMethod, String path, String framework,
+        Map<String, Parameter> headers, Optional<Parameter> body) {
+
+    public enum Kind { HTTP, MESSAGE, WEBHOOK }
+
+    public boolean isConsumer() {
+        return kind == Kind.MESSAGE || kind == Kind.WEBHOOK;
+    }
+
+    public String describe() {
+        return switch (kind) {
+            case HTTP, WEBHOOK -> httpMethod + " " + (path.isEmpty() ? "" : path + " ") + "handler "
+                    + method.displayName();
+            case MESSAGE -> framework + " listener " + method.displayName();
+        };
+    }
+}

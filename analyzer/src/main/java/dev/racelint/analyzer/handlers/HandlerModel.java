@@ -1,0 +1,155 @@
+package dev.racelint.analyzer.handlers;
+
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
+import dev.racelint.analyzer.index.Annotations;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.index.TypeRef;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/** Finds the handlers: Spring MVC and JAX-RS endpoints, message listeners, webhooks. */
+public final class HandlerModel {
+
+    private static final String WEB = "org.springframework.web.bind.annotation.";
+    private static final Map<String, String> SPRING_MAPPINGS = Map.of(
+            WEB + "PostMapping", "POST", WEB + "PutMapping", "PUT", WEB + "PatchMapping", "PATCH",
+            WEB + "GetMapping", "GET", WEB + "DeleteMapping", "DELETE");
+    private static final Set<String> REQUEST_MAPPING = Set.of(WEB + "RequestMapping");
+    private static final Map<String, String> JAXRS = Map.of(
+            "jakarta.ws.rs.POST", "POST", "jakarta.ws.rs.PUT", "PUT", "jakarta.ws.rs.PATCH", "PATCH",
+            "jakarta.ws.rs.GET", "GET", "jakarta.ws.rs.DELETE", "DELETE",
+            "javax.ws.rs.POST", "POST", "javax.ws.rs.PUT", "PUT", "javax.ws.rs.PATCH", "PATCH",
+            "javax.ws.rs.GET", "GET", "javax.ws.rs.DELETE", "DELETE");
+    private static final Set<String> JAXRS_PATH = Set.of("jakarta.ws.rs.Path", "javax.ws.rs.Path");
+    private static final Map<String, String> LISTENERS = Map.of(
+            "org.springframework.kafka.annotation.KafkaListener", "Kafka",
+            "org.springframework.kafka.annotation.KafkaHandler", "Kafka",
+            "org.springframework.amqp.rabbit.annotation.RabbitListener", "RabbitMQ",
+            "org.springframework.amqp.rabbit.annotation.RabbitHandler", "RabbitMQ",
+            "org.springframework.jms.annotation.JmsListener", "JMS",
+            "io.awspring.cloud.sqs.annotation.SqsListener", "SQS");
+    private static final Map<String, String> LISTENER_INTERFACES = Map.of(
+            "jakarta.jms.MessageListener", "JMS", "javax.jms.MessageListener", "JMS",
+            "org.springframework.amqp.core.MessageListener", "RabbitMQ",
+            "org.springframework.amqp.rabbit.api.ChannelAwareMessageListener", "RabbitMQ",
+            "org.springframework.amqp.rabbit.listener.api.ChannelAwareMessageListener", "RabbitMQ",
+            "org.springframework.kafka.listener.MessageListener", "Kafka",
+            "org.springframework.kafka.listener.AcknowledgingMessageListener", "Kafka");
+    private static final Set<String> REQUEST_HEADER = Set.of(WEB + "RequestHeader", "jakarta.ws.rs.HeaderParam",
+            "javax.ws.rs.HeaderParam");
+    private static final Set<String> REQUEST_BODY = Set.of(WEB + "RequestBody");
+    private static final Set<String> JAXRS_NON_BODY = Set.of("jakarta.ws.rs.PathParam", "jakarta.ws.rs.QueryParam",
+            "jakarta.ws.rs.HeaderParam", "jakarta.ws.rs.core.Context", "jakarta.ws.rs.FormParam", "jakarta.ws.rs.CookieParam",
+            "javax.ws.rs.PathParam", "javax.ws.rs.QueryParam", "javax.ws.rs.HeaderParam", "javax.ws.rs.core.Context",
+            "javax.ws.rs.FormParam", "jakarta.ws.rs.BeanParam", "jakarta.ws.rs.MatrixParam");
+    private static final Pattern WEBHOOK = Pattern.compile("(?i)webhook|callback|notification|notify");
+
+    private final ProgramIndex index;
+    private final Annotations annotations;
+    private final Map<Integer, Optional<Handler>> memo = new ConcurrentHashMap<>();
+
+    public HandlerModel(ProgramIndex index) {
+        this.index = index;
+        this.annotations = new Annotations(index);
+    }
+
+    public Optional<Handler> handler(MethodInfo method) {
+        return memo.computeIfAbsent(method.id(), id -> compute(method));
+    }
+
+    private Optional<Handler> compute(MethodInfo method) {
+        if (!(method.declaration() instanceof MethodDeclaration decl) || method.isAnonymous() || method.isStatic()) {
+            return Optional.empty();
+        }
+        for (AnnotationExpr a : decl.getAnnotations()) {
+            TypeRef ref = annotations.resolve(a);
+            for (String name : ref.candidates()) {
+                String verb = SPRING_MAPPINGS.get(name);
+                if (verb == null && REQUEST_MAPPING.contains(name)) {
+                    verb = Annotations.attribute(a, "method").map(v -> v.toString().replaceAll(".*\\.", ""))
+                            .orElse(null);
+                }
+                if (verb != null) {
+                    String path = classPath(method, REQUEST_MAPPING) + mappingPath(a);
+                    return Optional.of(http(method, decl, verb, path, "Spring MVC"));
+                }
+                String jaxrs = JAXRS.get(name);
+                if (jaxrs != null) {
+                    String path = classPath(method, JAXRS_PATH)
+                            + annotations.find(decl, JAXRS_PATH).map(HandlerModel::mappingPath).orElse("");
+                    return Optional.of(http(method, decl, jaxrs, path, "JAX-RS"));
+                }
+                String framework = LISTENERS.get(name);
+                if (framework != null) {
+                    return Optional.of(new Handler(method, Handler.Kind.MESSAGE, null, "", framework, Map.of(), Optional.empty()));
+                }
+            }
+        }
+        if (method.name().equals("onMessage") && !method.isPrivate()) {
+            for (TypeRef sup : index.supertypeClosure(method.declaringType())) {
+                for (String name : sup.candidates()) {
+                    String framework = LISTENER_INTERFACES.get(name);
+                    if (framework != null) {
+                        return Optional.of(new Handler(method, Handler.Kind.MESSAGE, null, "", framework, Map.of(),
+                                Optional.empty()));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Handler http(MethodInfo method, MethodDeclaration decl, String verb, String path, String framework) {
+        Map<String, Parameter> headers = new LinkedHashMap<>();
+        Parameter body = null;
+        for (Parameter p : decl.getParameters()) {
+            Optional<AnnotationExpr> header = annotations.find(p, REQUEST_HEADER);
+            if (header.isPresent()) {
+                String name = Annotations.attribute(header.get(), "value")
+                        .or(() -> Annotations.attribute(header.get(), "name"))
+                        .filter(e -> e instanceof StringLiteralExpr).map(e -> ((StringLiteralExpr) e).asString())
+                        .orElse(p.getNameAsString());
+                headers.put(name.toLowerCase(Locale.ROOT), p);
+                continue;
+            }
+            if (annotations.has(p, REQUEST_BODY)) {
+                body = p;
+            } else if (framework.equals("JAX-RS") && body == null && p.getAnnotations().stream()
+                    .noneMatch(a -> annotations.resolve(a).candidates().stream().anyMatch(JAXRS_NON_BODY::contains))) {
+                body = p;
+            }
+        }
+        boolean webhook = verb.equals("POST") && (WEBHOOK.matcher(path).find()
+                || WEBHOOK.matcher(method.declaringType().simpleName()).find()
+                || WEBHOOK.matcher(method.name()).find());
+        return new Handler(method, webhook ? Handler.Kind.WEBHOOK : Handler.Kind.HTTP, verb, path, framework,
+                Map.copyOf(headers), Optional.ofNullable(body));
+    }
+
+    private String classPath(MethodInfo method, Set<String> annotation) {
+        return annotations.find(method.declaringType().declaration(), annotation).map(HandlerModel::mappingPath).orElse("");
+    }
+
+    private static String mappingPath(AnnotationExpr a) {
+        Optional<Expression> value = Annotations.attribute(a, "value").or(() -> Annotations.attribute(a, "path"));
+        if (value.isEmpty()) {
+            return "";
+        }
+        List<StringLiteralExpr> strings = value.get().findAll(StringLiteralExpr.class);
+        if (value.get() instanceof StringLiteralExpr s) {
+            return s.asString();
+        }
+        return strings.isEmpty() ? "" : strings.get(0).asString();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.racelint.analyzer.handlers;
+
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.callgraph.CallGraph;
+import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.PersistenceModel;
+import dev.racelint.analyzer.tx.TransactionModel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a method reaches through the call graph (same thread), breadth first so that each item
+ * keeps its shortest call path: database operations and catalogued effects.
+ */
+public final class Reachability {
+
+    /** Something reached, and the calls from the start method down to the method that does it. */
+    public record Reached<T>(T item, MethodInfo in, List<CallEdge> path) {}
+
+    /** How far handlers are followed; deeper paths are rare and hard to read. */
+    private static final int MAX_DEPTH = 8;
+
+    private final CallGraph graph;
+    private final PersistenceModel persistence;
+    private final TransactionModel transactions;
+
+    public Reachability(CallGraph graph, PersistenceModel persistence, TransactionModel transactions) {
+        this.graph = graph;
+        this.persistence = persistence;
+        this.transactions = transactions;
+    }
+
+    /** Methods reachable from {@code start} (itself first), each with its shortest path. */
+    public List<Reached<MethodInfo>> methods(MethodInfo start, boolean stopAfterCommit) {
+        List<Reached<MethodInfo>> out = new ArrayList<>();
+        Map<Integer, List<CallEdge>> paths = new HashMap<>();
+        Deque<MethodInfo> work = new ArrayDeque<>();
+        paths.put(start.id(), List.of());
+        work.add(start);
+        while (!work.isEmpty()) {
+            MethodInfo m = work.poll();
+            List<CallEdge> path = paths.get(m.id());
+            out.add(new Reached<>(m, m, path));
+            if (path.size() >= MAX_DEPTH) {
+                continue;
+            }
+            for (CallEdge edge : graph.facts(m).calls()) {
+                if (stopAfterCommit && transactions.boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
+                    continue;
+                }
+                if (!paths.containsKey(edge.callee().id())) {
+                    List<CallEdge> next = new ArrayList<>(path);
+                    next.add(edge);
+                    paths.put(edge.callee().id(), next);
+                    work.add(edge.callee());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Database operations reachable from {@code start} (its own first). */
+    public List<Reached<DbOp>> databaseOperations(MethodInfo start, boolean stopAfterCommit) {
+        List<Reached<DbOp>> out = new ArrayList<>();
+        for (Reached<MethodInfo> m : methods(start, stopAfterCommit)) {
+            for (DbOp op : persistence.directOps(m.item())) {
+                out.add(new Reached<>(op, m.item(), m.path()));
+            }
+        }
+        return out;
+    }
+
+    /** Catalogued effects reachable from {@code start} (its own first). */
+    public List<Reached<EffectSite>> effects(MethodInfo start, boolean stopAfterCommit) {
+        List<Reached<EffectSite>> out = new ArrayList<>();
+        for (Reached<MethodInfo> m : methods(start, stopAfterCommit)) {
+            for (EffectSite site : graph.facts(m.item()).effects()) {
+                out.add(new Reached<>(site, m.item(), m.path()));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,124 @@
+package dev.racelint.rules;
+
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.effects.EffectKind;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Fingerprints;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.rule.MethodContext;
+import dev.racelint.analyzer.rule.Precision;
+import dev.racelint.analyzer.rule.Reporter;
+import dev.racelint.analyzer.rule.Rule;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.rule.RuleMetadata;
+import dev.racelint.analyzer.tx.TransactionModel;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** A database write and a broker publish in one flow, without an outbox. */
+@RuleMetadata(
+        id = "dual-write",
+        name = "DualWrite",
+        shape = "transaction boundaries",
+        title = "Database write and broker publish without an outbox",
+        description = "The same flow writes to the database and publishes to a broker. The two cannot be atomic: "
+                + "publish inside the transaction and consumers may see an event about state that then rolls back; "
+                + "commit first and a crash before the publish loses the event for good.",
+        level = Level.WARNING,
+        precision = Precision.MEDIUM,
+        tags = {"messaging", "transactions"},
+        fix = "Insert the event into an outbox table in the same transaction as the state change; a relay "
+                + "publishes it after commit (at least once) and consumers deduplicate.")
+public final class DualWriteRule implements Rule {
+
+    @Override
+    public void check(MethodContext context, Reporter reporter) {
+        List<DbOp> ops = context.databaseOperations();
+        if (ops.stream().anyMatch(op -> op.isWrite() && HandlerRules.OUTBOX_TABLE.matcher(op.table()).matches())) {
+            return; // an outbox (or its relay)
+        }
+        var facts = context.transactions().graph().facts(context.method());
+        DbOp directWrite = ops.stream().filter(DbOp::isWrite).findFirst().orElse(null);
+        RuleDescriptor rule = descriptor();
+        Set<String> reported = new HashSet<>();
+        for (EffectSite site : facts.effects()) {
+            if (isPublish(site) && directWrite != null && reported.add(site.effect().apiKey())) {
+                report(rule, context, directWrite.location().withLabel("writes: " + directWrite.describe()),
+                        site.location(), site, null, reporter);
+            }
+        }
+        for (CallEdge edge : facts.calls()) {
+            if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
+                continue;
+            }
+            for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true)) {
+                if (!isPublish(site.item()) || reported.contains(site.item().effect().apiKey())) {
+                    continue;
+                }
+                CodeLocation write = writeElsewhere(context, ops, edge);
+                if (write != null && !writesOutbox(context, edge)) {
+                    reported.add(site.item().effect().apiKey());
+                    report(rule, context, write, edge.location(), site.item(), site, reporter);
+                }
+            }
+        }
+    }
+
+    private static boolean isPublish(EffectSite site) {
+        return site.effect().kind() == EffectKind.NETWORK && site.effect().detail().equals("publish");
+    }
+
+    private static boolean writesOutbox(MethodContext context, CallEdge edge) {
+        for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
+            if (op.item().isWrite() && HandlerRules.OUTBOX_TABLE.matcher(op.item().table()).matches()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A database write of this method not made through {@code publishing} (direct, or through another call). */
+    private static CodeLocation writeElsewhere(MethodContext context, List<DbOp> ops, CallEdge publishing) {
+        for (DbOp op : ops) {
+            if (op.isWrite() && op.call() != publishing.site()) {
+                return op.location().withLabel("writes: " + op.describe());
+            }
+        }
+        for (CallEdge edge : context.transactions().graph().facts(context.method()).calls()) {
+            if (edge.site() == publishing.site()) {
+                continue;
+            }
+            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
+                if (op.item().isWrite()) {
+                    return edge.location().withLabel("writes through " + edge.callee().displayName() + ": "
+                            + op.item().describe());
+                }
+            }
+        }
+        return null;
+    }
+
+    private static void report(RuleDescriptor rule, MethodContext context, CodeLocation write, CodeLocation at,
+            EffectSite publish, Reached<EffectSite> reached, Reporter reporter) {
+        CodeLocation publishAt = publish.location();
+        Message message = Message.builder()
+                .text(context.method().displayName() + " writes to the database (")
+                .link("here", 0)
+                .text(") and publishes with ")
+                .link(publish.effect().api(), 1)
+                .text((reached == null ? "" : HandlerRules.via(reached))
+                        + " without an outbox: the event and the row cannot commit together, so a rollback leaves an "
+                        + "event about nothing, or a crash between them loses the event.")
+                .build();
+        List<CodeLocation> flow = reached == null ? List.of(write, publishAt) : HandlerRules.flow(write, reached, publishAt);
+        reporter.report(new Finding(rule.id(), rule.level(), message, at.withLabel("publishes"), List.of(write, publishAt),
+                flow, rule.fix(), Fingerprints.of(rule.id(), context.method().signature(), at.label(),
+                        publish.effect().apiKey()), context.method().signature()));
+    }
+}

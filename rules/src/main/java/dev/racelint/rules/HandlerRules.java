@@ -1,0 +1,72 @@
+package dev.racelint.rules;
+
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.effects.EffectKind;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.MethodFlow;
+import dev.racelint.analyzer.persistence.PersistenceModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Shared judgements of the delivery and request rules. */
+final class HandlerRules {
+    /** Tables that record processed messages or requests (a dedupe table, an inbox, idempotency keys). */
+    static final Pattern DEDUPE_TABLE = Pattern.compile("(?i).*(processed|dedup|idempot|inbox|consumed|handled_|seen_|received_).*");
+    static final Pattern OUTBOX_TABLE = Pattern.compile("(?i).*(outbox|event_publication).*");
+
+    private HandlerRules() {}
+
+    /** An effect that is different when it runs twice: a plain insert, an increment, or an irreversible remote call. */
+    static boolean nonIdempotent(DbOp op, MethodFlow flow) {
+        return switch (op.kind()) {
+            case INSERT -> !op.upsert();
+            case SAVE -> flow != null && PersistenceModel.savesNewObject(op, flow);
+            case UPDATE -> op.selfRelative() && !op.conditional();
+            default -> false;
+        };
+    }
+
+    static boolean irreversible(EffectSite site) {
+        return site.effect().kind() == EffectKind.NETWORK;
+    }
+
+    static boolean isWrite(DbOp op) {
+        return op.kind() != DbOp.Kind.READ;
+    }
+
+    /** The code flow from a start location through the calls to the place something happens. */
+    static List<CodeLocation> flow(CodeLocation start, Reached<?> reached, CodeLocation end) {
+        List<CodeLocation> out = new ArrayList<>();
+        out.add(start);
+        for (CallEdge edge : reached.path()) {
+            out.add(edge.location());
+        }
+        out.add(end);
+        return out;
+    }
+
+    /** " via A.b() -> C.d()" or "". */
+    static String via(Reached<?> reached) {
+        if (reached.path().isEmpty()) {
+            return "";
+        }
+        List<String> names = new ArrayList<>();
+        for (CallEdge e : reached.path()) {
+            names.add(e.callee().displayName());
+        }
+        return " via " + (names.size() > 3 ? names.get(0) + " -> ... -> " + names.get(names.size() - 1)
+                : String.join(" -> ", names));
+    }
+
+    static String describe(DbOp op) {
+        return switch (op.kind()) {
+            case INSERT, SAVE -> "inserts a row with " + op.describe();
+            case UPDATE -> "increments a column with " + op.describe();
+            default -> op.describe();
+        };
+    }
+}

@@ -1,0 +1,83 @@
+package dev.racelint.rules;
+
+import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Fingerprints;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.handlers.Handler;
+import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.rule.MethodContext;
+import dev.racelint.analyzer.rule.Precision;
+import dev.racelint.analyzer.rule.Reporter;
+import dev.racelint.analyzer.rule.Rule;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.rule.RuleMetadata;
+import java.util.List;
+
+/** A message or webhook consumer whose effect differs when the same delivery arrives twice. */
+@RuleMetadata(
+        id = "non-idempotent-consumer",
+        name = "NonIdempotentConsumer",
+        shape = "5",
+        title = "Message or webhook consumer that is not idempotent",
+        description = "Brokers and webhook senders deliver at least once: the same message arrives again after a "
+                + "timeout, a rebalance or a crash. This consumer inserts a row, increments a counter, sends mail, "
+                + "calls another service or publishes, and keeps no record of the messages it has processed, so a "
+                + "redelivery repeats the effect.",
+        level = Level.WARNING,
+        precision = Precision.MEDIUM,
+        cwe = "837",
+        tags = {"messaging", "idempotency"},
+        fix = "Record the message id in a processed-messages table under a unique constraint, in the same "
+                + "transaction as the effect, and skip when it is already there; prefer upserts and absolute updates.")
+public final class NonIdempotentConsumerRule implements Rule {
+
+    @Override
+    public void check(MethodContext context, Reporter reporter) {
+        Handler handler = context.handler().orElse(null);
+        if (handler == null || !handler.isConsumer()) {
+            return;
+        }
+        List<Reached<DbOp>> ops = context.reachability().databaseOperations(context.method(), false);
+        for (Reached<DbOp> op : ops) {
+            if (HandlerRules.isWrite(op.item()) && HandlerRules.DEDUPE_TABLE.matcher(op.item().table()).matches()) {
+                return; // processed-message record: deduplicated
+            }
+        }
+        RuleDescriptor rule = descriptor();
+        CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
+                handler.describe());
+        for (Reached<DbOp> op : ops) {
+            var flow = context.persistence().flow(op.in()).orElse(null);
+            if (HandlerRules.nonIdempotent(op.item(), flow)) {
+                CodeLocation effect = op.item().location().withLabel(HandlerRules.describe(op.item()));
+                report(rule, context, handler, at, effect, op, HandlerRules.describe(op.item()), op.item().describe(), reporter);
+                return;
+            }
+        }
+        for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
+            if (HandlerRules.irreversible(site.item())) {
+                String what = "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")";
+                report(rule, context, handler, at, site.item().location(), site, what, site.item().effect().apiKey(), reporter);
+                return;
+            }
+        }
+    }
+
+    private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
+            CodeLocation effect, Reached<?> reached, String what, String key, Reporter reporter) {
+        Message message = Message.builder()
+                .text("The " + handler.describe() + " ")
+                .link(what, 0)
+                .text(HandlerRules.via(reached) + " with no record of processed messages: a redelivery of the same "
+                        + (handler.kind() == Handler.Kind.WEBHOOK ? "webhook" : "message") + " repeats the effect.")
+                .build();
+        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
+                HandlerRules.flow(at, reached, effect), rule.fix(),
+                Fingerprints.of(rule.id(), context.method().signature(), "handler", key), context.method().signature()));
+    }
+}

@@ -1,0 +1,113 @@
+package dev.racelint.rules;
+
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Fingerprints;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.handlers.Handler;
+import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.rule.MethodContext;
+import dev.racelint.analyzer.rule.Precision;
+import dev.racelint.analyzer.rule.Reporter;
+import dev.racelint.analyzer.rule.Rule;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.rule.RuleMetadata;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** A POST endpoint with an irreversible effect or a record creation, and no idempotency key. */
+@RuleMetadata(
+        id = "non-idempotent-endpoint",
+        name = "NonIdempotentEndpoint",
+        shape = "3",
+        title = "POST endpoint without an idempotency key",
+        description = "Clients retry: a double click, a mobile retry after a timeout, a proxy replaying after a 502. "
+                + "This POST handler creates a record or causes an irreversible effect (a payment or other remote "
+                + "call, mail, a broker publish) and takes no idempotency key, so every retry does it again.",
+        level = Level.WARNING,
+        precision = Precision.MEDIUM,
+        cwe = "837",
+        tags = {"http", "idempotency"},
+        fix = "Take an Idempotency-Key header, store it with a unique constraint per tenant and operation together "
+                + "with the request fingerprint and response, in the effect's transaction; replay on repeat, 422 on reuse.")
+public final class NonIdempotentEndpointRule implements Rule {
+
+    static final Set<String> KEY_HEADERS = Set.of("idempotency-key", "x-idempotency-key", "x-request-id", "request-id",
+            "idempotency_key", "x-idempotency_key");
+
+    @Override
+    public void check(MethodContext context, Reporter reporter) {
+        Handler handler = context.handler().orElse(null);
+        if (handler == null || handler.kind() != Handler.Kind.HTTP || !"POST".equals(handler.httpMethod())
+                || enforcesKey(context, handler.headers())) {
+            return;
+        }
+        RuleDescriptor rule = descriptor();
+        CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
+                handler.describe());
+        for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
+            if (HandlerRules.irreversible(site.item())) {
+                report(rule, context, handler, at, site.item().location(), site,
+                        "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")",
+                        site.item().effect().apiKey(), reporter);
+                return;
+            }
+        }
+        for (Reached<DbOp> op : context.reachability().databaseOperations(context.method(), false)) {
+            var flow = context.persistence().flow(op.in()).orElse(null);
+            DbOp item = op.item();
+            boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert())
+                    || (item.kind() == DbOp.Kind.SAVE && flow != null
+                        && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));
+            if (creates) {
+                report(rule, context, handler, at, item.location().withLabel("creates a record: " + item.describe()), op,
+                        "creates a record (" + item.describe() + ")", item.describe(), reporter);
+                return;
+            }
+        }
+    }
+
+    /** An idempotency-key header parameter that the handler passes on (not only logs). */
+    private static boolean enforcesKey(MethodContext context, Map<String, Parameter> headers) {
+        var body = context.method().body();
+        for (Map.Entry<String, Parameter> h : headers.entrySet()) {
+            if (!KEY_HEADERS.contains(h.getKey()) || body == null) {
+                continue;
+            }
+            String name = h.getValue().getNameAsString();
+            for (NameExpr use : body.findAll(NameExpr.class)) {
+                if (use.getNameAsString().equals(name) && use.getParentNode().orElse(null) instanceof MethodCallExpr call
+                        && !isLogging(call)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isLogging(MethodCallExpr call) {
+        String scope = call.getScope().map(Object::toString).orElse("").toLowerCase(java.util.Locale.ROOT);
+        return scope.equals("log") || scope.equals("logger") || scope.endsWith(".log") || scope.contains("logger")
+                || scope.equals("mdc") || call.getNameAsString().equals("println");
+    }
+
+    private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
+            CodeLocation effect, Reached<?> reached, String what, String key, Reporter reporter) {
+        Message message = Message.builder()
+                .text("The " + handler.describe() + " ")
+                .link(what, 0)
+                .text(HandlerRules.via(reached) + " but takes no idempotency key: a retried request does it again.")
+                .build();
+        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
+                HandlerRules.flow(at, reached, effect), rule.fix(),
+                Fingerprints.of(rule.id(), context.method().signature(), "handler", key), context.method().signature()));
+    }
+}
