@@ -37,6 +37,12 @@ import java.util.Set;
                 + "publishes it after commit (at least once) and consumers deduplicate.")
 public final class DualWriteRule implements Rule {
 
+    /**
+     * How many calls below the writing method a publish may sit. Publishes further down (a rate-limit
+     * notification deep inside shared infrastructure) are rarely the event about this write.
+     */
+    private static final int PUBLISH_DEPTH = 2;
+
     @Override
     public void check(MethodContext context, Reporter reporter) {
         List<DbOp> ops = context.databaseOperations();
@@ -57,7 +63,7 @@ public final class DualWriteRule implements Rule {
             if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
                 continue;
             }
-            for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true)) {
+            for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true, PUBLISH_DEPTH)) {
                 if (!isPublish(site.item()) || reported.contains(site.item().effect().apiKey())) {
                     continue;
                 }

@@ -18,7 +18,26 @@ final class HandlerRules {
     static final Pattern DEDUPE_TABLE = Pattern.compile("(?i).*(processed|dedup|idempot|inbox|consumed|handled_|seen_|received_).*");
     static final Pattern OUTBOX_TABLE = Pattern.compile("(?i).*(outbox|event_publication).*");
 
+    /** Audit trails: a duplicate row there is noise, not a duplicated business effect. */
+    static final Pattern AUDIT_TABLE = Pattern.compile("(?i).*(history|audit|(^|_)logs?($|_)|journal_entry_log).*");
+
     private HandlerRules() {}
+
+    /**
+     * A creation that repeats harmlessly: into an audit/history/log table, or a "replace" (the flow
+     * deletes from the same table first, as relation tables are rewritten: delete all, insert the new set).
+     */
+    static boolean harmlessCreation(DbOp insert, List<DbOp> allReached) {
+        if (AUDIT_TABLE.matcher(insert.table()).matches()) {
+            return true;
+        }
+        for (DbOp other : allReached) {
+            if (other.kind() == DbOp.Kind.DELETE && other.sameTable(insert)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** An effect that is different when it runs twice: a plain insert, an increment, or an irreversible remote call. */
     static boolean nonIdempotent(DbOp op, MethodFlow flow) {

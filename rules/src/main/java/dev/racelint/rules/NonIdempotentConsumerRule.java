@@ -47,13 +47,19 @@ public final class NonIdempotentConsumerRule implements Rule {
             if (HandlerRules.isWrite(op.item()) && HandlerRules.DEDUPE_TABLE.matcher(op.item().table()).matches()) {
                 return; // processed-message record: deduplicated
             }
+            if (op.item().kind() == DbOp.Kind.UPDATE && op.item().conditional()
+                    && dev.racelint.analyzer.persistence.MethodFlow.resultUsed(op.item().end())) {
+                return; // a guarded state transition with its count tested: a redelivery finds it done
+            }
         }
         RuleDescriptor rule = descriptor();
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 handler.describe());
+        List<DbOp> all = ops.stream().map(Reached::item).toList();
         for (Reached<DbOp> op : ops) {
             var flow = context.persistence().flow(op.in()).orElse(null);
-            if (HandlerRules.nonIdempotent(op.item(), flow)) {
+            if (HandlerRules.nonIdempotent(op.item(), flow)
+                    && !(op.item().kind() != DbOp.Kind.UPDATE && HandlerRules.harmlessCreation(op.item(), all))) {
                 CodeLocation effect = op.item().location().withLabel(HandlerRules.describe(op.item()));
                 report(rule, context, handler, at, effect, op, HandlerRules.describe(op.item()), op.item().describe(), reporter);
                 return;

@@ -61,9 +61,14 @@ public final class NonIdempotentEndpointRule implements Rule {
                 return;
             }
         }
-        for (Reached<DbOp> op : context.reachability().databaseOperations(context.method(), false)) {
+        List<Reached<DbOp>> reached = context.reachability().databaseOperations(context.method(), false);
+        List<DbOp> all = reached.stream().map(Reached::item).toList();
+        for (Reached<DbOp> op : reached) {
             var flow = context.persistence().flow(op.in()).orElse(null);
             DbOp item = op.item();
+            if (HandlerRules.harmlessCreation(item, all)) {
+                continue;
+            }
             boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert())
                     || (item.kind() == DbOp.Kind.SAVE && flow != null
                         && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));

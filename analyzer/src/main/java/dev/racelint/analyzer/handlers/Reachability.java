@@ -38,6 +38,11 @@ public final class Reachability {
 
     /** Methods reachable from {@code start} (itself first), each with its shortest path. */
     public List<Reached<MethodInfo>> methods(MethodInfo start, boolean stopAfterCommit) {
+        return methods(start, stopAfterCommit, MAX_DEPTH);
+    }
+
+    /** As {@link #methods(MethodInfo, boolean)}, following at most {@code maxDepth} calls. */
+    public List<Reached<MethodInfo>> methods(MethodInfo start, boolean stopAfterCommit, int maxDepth) {
         List<Reached<MethodInfo>> out = new ArrayList<>();
         Map<Integer, List<CallEdge>> paths = new HashMap<>();
         Deque<MethodInfo> work = new ArrayDeque<>();
@@ -47,7 +52,7 @@ public final class Reachability {
             MethodInfo m = work.poll();
             List<CallEdge> path = paths.get(m.id());
             out.add(new Reached<>(m, m, path));
-            if (path.size() >= MAX_DEPTH) {
+            if (path.size() >= maxDepth) {
                 continue;
             }
             for (CallEdge edge : graph.facts(m).calls()) {
@@ -78,8 +83,13 @@ public final class Reachability {
 
     /** Catalogued effects reachable from {@code start} (its own first). */
     public List<Reached<EffectSite>> effects(MethodInfo start, boolean stopAfterCommit) {
+        return effects(start, stopAfterCommit, MAX_DEPTH);
+    }
+
+    /** Catalogued effects reachable from {@code start} within {@code maxDepth} calls. */
+    public List<Reached<EffectSite>> effects(MethodInfo start, boolean stopAfterCommit, int maxDepth) {
         List<Reached<EffectSite>> out = new ArrayList<>();
-        for (Reached<MethodInfo> m : methods(start, stopAfterCommit)) {
+        for (Reached<MethodInfo> m : methods(start, stopAfterCommit, maxDepth)) {
             for (EffectSite site : graph.facts(m.item()).effects()) {
                 out.add(new Reached<>(site, m.item(), m.path()));
             }

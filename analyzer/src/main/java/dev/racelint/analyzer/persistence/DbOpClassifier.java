@@ -125,11 +125,16 @@ public final class DbOpClassifier {
             if (repo != null) {
                 return repo;
             }
-            DbOp mapper = declaredSql(call, t, name);
-            if (mapper != null) {
-                return mapper;
+            // MyBatis Generator's *ByExample methods first: their generated XML builds the WHERE from an
+            // Example object at run time, which the Java code building it says more about than the XML.
+            if (name.contains("ByExample")) {
+                DbOp generated = generatorMapper(call, t, name);
+                if (generated != null) {
+                    return generated;
+                }
             }
-            return generatorMapper(call, t, name);
+            DbOp mapper = declaredSql(call, t, name);
+            return mapper != null ? mapper : generatorMapper(call, t, name);
         }
         List<String> names = type.candidates();
         if (names.stream().anyMatch(JDBC_TEMPLATE::contains)) {
@@ -424,9 +429,19 @@ public final class DbOpClassifier {
             case "countByExample" -> { kind = Kind.READ; shape = ReadShape.COUNT; keys = Set.of(); }
             case "insert", "insertSelective" -> { kind = Kind.INSERT; keys = Set.of(); }
             case "updateByPrimaryKey", "updateByPrimaryKeySelective", "updateByPrimaryKeyWithBLOBs" -> kind = Kind.UPDATE;
-            case "updateByExample", "updateByExampleSelective" -> { kind = Kind.UPDATE; conditional = true; keys = Set.of(); }
+            case "updateByExample", "updateByExampleSelective" -> {
+                kind = Kind.UPDATE;
+                Set<String> columns = new LinkedHashSet<>();
+                conditional = exampleGuardsOneRow(call, columns);
+                keys = columns;
+            }
             case "deleteByPrimaryKey" -> kind = Kind.DELETE;
-            case "deleteByExample" -> { kind = Kind.DELETE; conditional = true; keys = Set.of(); }
+            case "deleteByExample" -> {
+                kind = Kind.DELETE;
+                Set<String> columns = new LinkedHashSet<>();
+                conditional = exampleGuardsOneRow(call, columns);
+                keys = columns;
+            }
             default -> { return null; }
         }
         return new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
@@ -464,6 +479,51 @@ public final class DbOpClassifier {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a Generator {@code *ByExample} write targets one row and guards it: the Example passed
+     * to the call is built with {@code andIdEqualTo(..)} plus at least one other criterion. Without an
+     * id equality it is a bulk update or delete, whose count decides nothing.
+     */
+    private static boolean exampleGuardsOneRow(MethodCallExpr call, Set<String> columnsOut) {
+        Expression exampleArg = call.getArguments().isEmpty() ? null : call.getArgument(call.getArguments().size() - 1);
+        if (!(exampleArg instanceof NameExpr example)) {
+            return false;
+        }
+        Node method = call;
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method == null) {
+            return false;
+        }
+        Pattern criterion = Pattern.compile("^and([A-Z]\\w*?)(EqualTo|NotEqualTo|GreaterThan|GreaterThanOrEqualTo|LessThan"
+                + "|LessThanOrEqualTo|In|NotIn|Between|IsNull|IsNotNull|Like)$");
+        boolean idEquality = false;
+        int criteria = 0;
+        for (MethodCallExpr c : method.findAll(MethodCallExpr.class)) {
+            Matcher m = criterion.matcher(c.getNameAsString());
+            if (!m.matches() || !example.getNameAsString().equals(chainRootName(c))) {
+                continue;
+            }
+            criteria++;
+            String column = EntityModel.snake(Character.toLowerCase(m.group(1).charAt(0)) + m.group(1).substring(1));
+            columnsOut.add(column);
+            if (column.equals("id") && m.group(2).equals("EqualTo")) {
+                idEquality = true;
+            }
+        }
+        return idEquality && criteria > 1;
+    }
+
+    /** The variable a fluent chain starts from: {@code example.createCriteria().andX(..)} gives "example". */
+    private static String chainRootName(MethodCallExpr call) {
+        Expression current = call;
+        while (current instanceof MethodCallExpr m && m.getScope().isPresent()) {
+            current = m.getScope().get();
+        }
+        return current instanceof NameExpr n ? n.getNameAsString() : null;
     }
 
     // ---- SQL ----------------------------------------------------------------------------------
