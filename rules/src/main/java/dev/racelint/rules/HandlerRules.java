@@ -19,7 +19,7 @@ final class HandlerRules {
     static final Pattern OUTBOX_TABLE = Pattern.compile("(?i).*(outbox|event_publication).*");
 
     /** Audit trails: a duplicate row there is noise, not a duplicated business effect. */
-    static final Pattern AUDIT_TABLE = Pattern.compile("(?i).*(history|audit|(^|_)logs?($|_)|journal_entry_log).*");
+    static final Pattern AUDIT_TABLE = Pattern.compile("(?i).*(history|audit|(^|_)logs?($|_)|(^|_)records?$).*");
 
     private HandlerRules() {}
 
