@@ -131,11 +131,15 @@ final class SqlText {
     }
 
     /** Index just after a quoted run starting at {@code start} (doubled quotes escape), or the end. */
-    private static int skipQuoted(String s, int start, char quote) {
+    /**
+     * End (exclusive) of a quoted run starting at {@code start}: a doubled quote is an escaped one,
+     * except for {@code ]} (SQL Server brackets); the text's end when unclosed.
+     */
+    static int skipQuoted(String s, int start, char quote) {
         int i = start + 1;
         while (i < s.length()) {
             if (s.charAt(i) == quote) {
-                if (i + 1 < s.length() && s.charAt(i + 1) == quote) {
+                if (quote != ']' && i + 1 < s.length() && s.charAt(i + 1) == quote) {
                     i += 2;
                     continue;
                 }
@@ -147,7 +151,7 @@ final class SqlText {
     }
 
     /** Postgres dollar quoting {@code $tag$ .. $tag$}; -1 when {@code $} does not open one. */
-    private static int skipDollarQuoted(String s, int start) {
+    static int skipDollarQuoted(String s, int start) {
         int i = start + 1;
         while (i < s.length() && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_')) {
             i++;

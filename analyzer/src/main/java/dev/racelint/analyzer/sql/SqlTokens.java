@@ -75,18 +75,18 @@ final class SqlTokens {
                 continue;
             }
             if (c == '\'') {
-                int end = quotedEnd(s, i, '\'');
+                int end = SqlText.skipQuoted(s, i, '\'');
                 add(Type.STRING, s.substring(i, end), depth);
                 i = end;
             } else if (c == '"' || c == '`' || c == '[' && bracketName(s, i)) {
                 char close = c == '[' ? ']' : c;
-                int end = quotedEnd(s, i, close);
+                int end = SqlText.skipQuoted(s, i, close);
                 String inner = s.substring(i + 1, Math.max(i + 1, end - 1));
                 add(Type.QUOTED_NAME, inner, depth);
                 i = end;
             } else if (c == '$' && i + 1 < n && (s.charAt(i + 1) == '$' || Character.isLetter(s.charAt(i + 1)))
-                    && dollarQuoteEnd(s, i) > 0) {
-                int end = dollarQuoteEnd(s, i);
+                    && SqlText.skipDollarQuoted(s, i) > 0) {
+                int end = SqlText.skipDollarQuoted(s, i);
                 add(Type.STRING, s.substring(i, end), depth);
                 i = end;
             } else if (c == '?' || c == '$' && i + 1 < n && Character.isDigit(s.charAt(i + 1))) {
@@ -165,34 +165,6 @@ final class SqlTokens {
             }
         }
         return String.valueOf(s.charAt(i));
-    }
-
-    private static int quotedEnd(String s, int start, char quote) {
-        int i = start + 1;
-        while (i < s.length()) {
-            if (s.charAt(i) == quote) {
-                if (quote != ']' && i + 1 < s.length() && s.charAt(i + 1) == quote) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return s.length();
-    }
-
-    private static int dollarQuoteEnd(String s, int start) {
-        int i = start + 1;
-        while (i < s.length() && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_')) {
-            i++;
-        }
-        if (i >= s.length() || s.charAt(i) != '$') {
-            return -1;
-        }
-        String tag = s.substring(start, i + 1);
-        int close = s.indexOf(tag, i + 1);
-        return close < 0 ? s.length() : close + tag.length();
     }
 
     /** SQL Server {@code [name]} (not a Postgres array subscript or constructor). */
