@@ -14,11 +14,14 @@ import java.util.Optional;
  * @param framework     "Spring MVC", "JAX-RS", "Kafka", "RabbitMQ", "JMS", "SQS"
  * @param headers       request headers taken as parameters, by lower-case header name
  * @param body          the request body parameter, if any
+ * @param exclusive     for scheduled jobs: runs under a scheduler lock (ShedLock {@code @SchedulerLock},
+ *                      Quartz {@code @DisallowConcurrentExecution})
  */
 public record Handler(MethodInfo method, Kind kind, String httpMethod, String path, String framework,
-        Map<String, Parameter> headers, Optional<Parameter> body) {
+        Map<String, Parameter> headers, Optional<Parameter> body, boolean exclusive) {
 
-    public enum Kind { HTTP, MESSAGE, WEBHOOK }
+    /** HTTP endpoints, message listeners, webhooks, and jobs a scheduler starts. */
+    public enum Kind { HTTP, MESSAGE, WEBHOOK, SCHEDULED }
 
     public boolean isConsumer() {
         return kind == Kind.MESSAGE || kind == Kind.WEBHOOK;
@@ -29,6 +32,7 @@ public record Handler(MethodInfo method, Kind kind, String httpMethod, String pa
             case HTTP, WEBHOOK -> httpMethod + " " + (path.isEmpty() ? "" : path + " ") + "handler "
                     + method.displayName();
             case MESSAGE -> framework + " listener " + method.displayName();
+            case SCHEDULED -> framework + " job " + method.displayName();
         };
     }
 }

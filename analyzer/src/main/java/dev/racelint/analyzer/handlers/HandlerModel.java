@@ -53,6 +53,14 @@ public final class HandlerModel {
             "jakarta.ws.rs.HeaderParam", "jakarta.ws.rs.core.Context", "jakarta.ws.rs.FormParam", "jakarta.ws.rs.CookieParam",
             "javax.ws.rs.PathParam", "javax.ws.rs.QueryParam", "javax.ws.rs.HeaderParam", "javax.ws.rs.core.Context",
             "javax.ws.rs.FormParam", "jakarta.ws.rs.BeanParam", "jakarta.ws.rs.MatrixParam");
+    private static final Set<String> SCHEDULED = Set.of("org.springframework.scheduling.annotation.Scheduled",
+            "org.springframework.scheduling.annotation.Schedules");
+    private static final Set<String> SCHEDULER_LOCK = Set.of("net.javacrumbs.shedlock.spring.annotation.SchedulerLock",
+            "net.javacrumbs.shedlock.core.SchedulerLock");
+    private static final Set<String> QUARTZ_JOB = Set.of("org.quartz.Job", "org.quartz.InterruptableJob",
+            "org.springframework.scheduling.quartz.QuartzJobBean");
+    private static final Set<String> DISALLOW_CONCURRENT = Set.of("org.quartz.DisallowConcurrentExecution");
+    private static final Set<String> CACHEABLE = Set.of("org.springframework.cache.annotation.Cacheable");
     private static final Pattern WEBHOOK = Pattern.compile("(?i)webhook|callback|notification|notify");
 
     private final ProgramIndex index;
@@ -92,9 +100,24 @@ public final class HandlerModel {
                 }
                 String framework = LISTENERS.get(name);
                 if (framework != null) {
-                    return Optional.of(new Handler(method, Handler.Kind.MESSAGE, null, "", framework, Map.of(), Optional.empty()));
+                    return Optional.of(new Handler(method, Handler.Kind.MESSAGE, null, "", framework, Map.of(), Optional.empty(), false));
                 }
             }
+        }
+        if (annotations.has(decl, SCHEDULED)) {
+            return Optional.of(new Handler(method, Handler.Kind.SCHEDULED, null, "", "@Scheduled", Map.of(),
+                    Optional.empty(), annotations.has(decl, SCHEDULER_LOCK)));
+        }
+        if ((method.name().equals("execute") || method.name().equals("executeInternal")) && method.parameterCount() == 1
+                && index.isSubtypeOf(method.declaringType(), QUARTZ_JOB)) {
+            boolean exclusive = false;
+            for (TypeRef sup : index.supertypeClosure(method.declaringType())) {
+                if (sup.isProject() && annotations.has(sup.project().declaration(), DISALLOW_CONCURRENT)) {
+                    exclusive = true;
+                }
+            }
+            return Optional.of(new Handler(method, Handler.Kind.SCHEDULED, null, "", "Quartz", Map.of(),
+                    Optional.empty(), exclusive || annotations.has(decl, SCHEDULER_LOCK)));
         }
         if (method.name().equals("onMessage") && !method.isPrivate()) {
             for (TypeRef sup : index.supertypeClosure(method.declaringType())) {
@@ -102,12 +125,24 @@ public final class HandlerModel {
                     String framework = LISTENER_INTERFACES.get(name);
                     if (framework != null) {
                         return Optional.of(new Handler(method, Handler.Kind.MESSAGE, null, "", framework, Map.of(),
-                                Optional.empty()));
+                                Optional.empty(), false));
                     }
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * For a {@code @Cacheable} method: whether it asks for single-flight loading ({@code sync = true}).
+     * Empty when the method is not {@code @Cacheable}.
+     */
+    public Optional<Boolean> cacheableSync(MethodInfo method) {
+        if (!(method.declaration() instanceof MethodDeclaration decl)) {
+            return Optional.empty();
+        }
+        return annotations.find(decl, CACHEABLE).map(a -> Annotations.attribute(a, "sync")
+                .map(v -> v.toString().equals("true")).orElse(false));
     }
 
     private Handler http(MethodInfo method, MethodDeclaration decl, String verb, String path, String framework) {
@@ -134,7 +169,7 @@ public final class HandlerModel {
                 || WEBHOOK.matcher(method.declaringType().simpleName()).find()
                 || WEBHOOK.matcher(method.name()).find());
         return new Handler(method, webhook ? Handler.Kind.WEBHOOK : Handler.Kind.HTTP, verb, path, framework,
-                Map.copyOf(headers), Optional.ofNullable(body));
+                Map.copyOf(headers), Optional.ofNullable(body), false);
     }
 
     private String classPath(MethodInfo method, Set<String> annotation) {

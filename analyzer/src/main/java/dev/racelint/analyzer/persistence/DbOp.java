@@ -25,11 +25,12 @@ import java.util.Set;
  * @param via           when found one call into a project helper (a DAO method): that method's display name
  * @param valueParameters call arguments holding absolute SET values (positional parameters)
  * @param valueNames    named parameters holding absolute SET values ({@code :likes}, {@code #{q}})
+ * @param advisoryLock  the statement takes an advisory lock
  */
 public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
         ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
         boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
-        List<String> valueNames) {
+        List<String> valueNames, boolean advisoryLock) {
 
     public enum Kind {
         READ, INSERT, UPDATE, DELETE,

@@ -16,10 +16,11 @@ import java.util.Set;
  * @param setParameterIndexes 0-based statement parameters that are absolute SET values ({@code col = ?})
  * @param setParameterNames   named parameters that are absolute SET values ({@code col = :name})
  * @param summary             a short form for messages, e.g. {@code INSERT INTO invites}
+ * @param advisoryLock        the statement takes an advisory lock (pg_advisory_xact_lock, GET_LOCK...)
  */
 public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
         List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert, ReadShape shape, boolean jpql,
-        String summary) {
+        String summary, boolean advisoryLock) {
 
     public enum Kind { SELECT, INSERT, UPDATE, DELETE, MERGE, OTHER }
 
@@ -42,21 +43,27 @@ public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean 
 
     /**
      * Whether a WHERE clause guards its write: a comparison on a version, state or quantity-like
-     * column, or an equality on the row's {@code id} narrowed by any other comparison
+     * column of rows picked by an equality, or an equality on the row's {@code id} narrowed by any other comparison
      * ({@code WHERE id = ? AND owner_id = ?}). Range filters on other columns without an id
      * ({@code DELETE ... WHERE tenant_id = ? AND ts < ?}) are bulk operations, not guards.
      */
     public static boolean guardedWhere(List<String> columns, List<Boolean> equalityWithParameter) {
         boolean byId = false;
+        boolean guard = false;
+        boolean selector = false;
         for (int i = 0; i < columns.size(); i++) {
-            if (isGuardColumn(columns.get(i))) {
-                return true;
+            String column = columns.get(i);
+            if (isGuardColumn(column)) {
+                guard = true;
+            } else if (equalityWithParameter.get(i)) {
+                selector = true;
             }
-            if (columns.get(i).equalsIgnoreCase("id") && equalityWithParameter.get(i)) {
+            if (column.equalsIgnoreCase("id") && equalityWithParameter.get(i)) {
                 byId = true;
             }
         }
-        return byId && columns.size() > 1;
+        // A guard only guards a row some selector picked; alone (WHERE expires_at < now()) it is a bulk filter.
+        return (guard && selector) || (byId && columns.size() > 1);
     }
 
     /** Columns whose comparison is a condition even when compared to a parameter. */

@@ -38,6 +38,16 @@ public final class MethodContext {
         return handlers.handler(method);
     }
 
+    /** For a {@code @Cacheable} method: whether it loads with {@code sync = true}; empty when not cacheable. */
+    public Optional<Boolean> cacheableSync() {
+        return handlers.cacheableSync(method);
+    }
+
+    /** Cache writes in a loop that give every key the same fixed expiry. */
+    public List<com.github.javaparser.ast.expr.MethodCallExpr> fixedTtlCacheWritesInLoops() {
+        return dev.racelint.analyzer.handlers.CacheWrites.fixedTtlInLoop(method);
+    }
+
     /** What this method reaches through calls on its own thread. */
     public Reachability reachability() {
         return reachability;
