@@ -9,6 +9,7 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.handlers.HandlerModel;
 import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.locks.LockModel;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
 import dev.racelint.analyzer.persistence.DbOpClassifier;
@@ -90,11 +91,12 @@ public final class Analyzer {
                 new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers));
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);
+        LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
         LinkedHashSet<Finding> findings = new LinkedHashSet<>();
         List<MethodInfo> methods = index.methods();
         int done = 0;
         for (MethodInfo method : methods) {
-            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability);
+            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks);
             for (Rule rule : active) {
                 try {
                     rule.check(context, findings::add);

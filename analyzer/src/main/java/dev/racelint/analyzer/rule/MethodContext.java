@@ -4,6 +4,8 @@ import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.HandlerModel;
 import dev.racelint.analyzer.handlers.Reachability;
+import dev.racelint.analyzer.locks.LockModel;
+import dev.racelint.analyzer.locks.LockScope;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.PersistenceModel;
@@ -23,14 +25,26 @@ public final class MethodContext {
     private final PersistenceModel persistence;
     private final HandlerModel handlers;
     private final Reachability reachability;
+    private final LockModel locks;
 
     public MethodContext(MethodInfo method, TransactionModel transactions, PersistenceModel persistence,
-            HandlerModel handlers, Reachability reachability) {
+            HandlerModel handlers, Reachability reachability, LockModel locks) {
         this.method = method;
         this.transactions = transactions;
         this.persistence = persistence;
         this.handlers = handlers;
         this.reachability = reachability;
+        this.locks = locks;
+    }
+
+    /** Lock scopes in this method: synchronized, Lock.lock()..unlock(), FOR UPDATE row locks to commit. */
+    public List<LockScope> lockScopes() {
+        return locks.scopesIn(method);
+    }
+
+    /** Network I/O and sleeps reached while a lock scope's lock is held. */
+    public List<ReachedEffect> ioWhileHeld(LockScope scope) {
+        return locks.ioWhileHeld(scope);
     }
 
     /** This method as an entry point (HTTP endpoint, message listener, webhook), if it is one. */

@@ -1,0 +1,74 @@
+package dev.racelint.rules;
+
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.effects.ApiEffect;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Fingerprints;
+import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.locks.LockScope;
+import dev.racelint.analyzer.rule.MethodContext;
+import dev.racelint.analyzer.rule.Precision;
+import dev.racelint.analyzer.rule.Reporter;
+import dev.racelint.analyzer.rule.Rule;
+import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.rule.RuleMetadata;
+import dev.racelint.analyzer.tx.ReachedEffect;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Network I/O or a sleep while a lock is held: the critical section lasts as long as the remote call. */
+@RuleMetadata(
+        id = "lock-across-io",
+        name = "LockAcrossIo",
+        shape = "locks",
+        title = "Network I/O or sleep while a lock is held",
+        description = "A lock (a Java monitor, a java.util.concurrent lock, or a database row lock taken with FOR "
+                + "UPDATE and held to commit) stays held across a remote call or a sleep. Everything else that needs "
+                + "the lock waits for the remote side's tail latency: throughput on that lock collapses to one call "
+                + "at a time, and a slow dependency turns into a queue of blocked threads or transactions.",
+        level = Level.ERROR,
+        precision = Precision.HIGH,
+        tags = {"locks", "latency"},
+        fix = "Do not hold the lock across the call: read without the lock, make the call, then write "
+                + "conditionally (a version compare) and retry on conflict.")
+public final class LockAcrossIoRule implements Rule {
+
+    /**
+     * How deep below the locked code the I/O may sit. Deeper paths run through shared infrastructure
+     * chosen by configuration, where the call graph over-approximates which implementation runs.
+     */
+    private static final int MAX_CALLS = 3;
+
+    @Override
+    public void check(MethodContext context, Reporter reporter) {
+        RuleDescriptor rule = descriptor();
+        for (LockScope scope : context.lockScopes()) {
+            List<ReachedEffect> io = context.ioWhileHeld(scope).stream()
+                    .filter(r -> r.calls().size() <= MAX_CALLS).toList();
+            if (io.isEmpty()) {
+                continue;
+            }
+            ReachedEffect first = io.get(0);
+            ApiEffect effect = first.site().effect();
+            List<CodeLocation> flow = new ArrayList<>();
+            flow.add(scope.anchor());
+            for (CallEdge edge : first.calls()) {
+                flow.add(edge.location());
+            }
+            flow.add(first.site().location());
+            String via = first.calls().isEmpty() ? "" : " via " + first.calls().get(0).callee().displayName();
+            Message message = Message.builder()
+                    .text(context.method().displayName() + " holds " + scope.lock() + " while it calls ")
+                    .link(effect.api(), 0)
+                    .text(" (" + effect.label() + ")" + via + ": everything waiting for that lock waits for the "
+                            + (effect.label().equals("sleep") ? "sleep" : "remote call's full latency") + ".")
+                    .build();
+            reporter.report(new Finding(rule.id(), rule.level(), message, scope.anchor().withLabel(scope.lock()),
+                    List.of(first.site().location()), flow, rule.fix(),
+                    Fingerprints.of(rule.id(), context.method().signature(), scope.anchorText(), effect.apiKey()),
+                    context.method().signature()));
+        }
+    }
+}
