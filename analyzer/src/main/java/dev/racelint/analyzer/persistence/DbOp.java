@@ -26,11 +26,12 @@ import java.util.Set;
  * @param valueParameters call arguments holding absolute SET values (positional parameters)
  * @param valueNames    named parameters holding absolute SET values ({@code :likes}, {@code #{q}})
  * @param advisoryLock  the statement takes an advisory lock
+ * @param unorderedMultiRowLock a locking read over several rows with no ORDER BY (lock order is the plan's)
  */
 public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
         ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
         boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
-        List<String> valueNames, boolean advisoryLock) {
+        List<String> valueNames, boolean advisoryLock, boolean unorderedMultiRowLock) {
 
     public enum Kind {
         READ, INSERT, UPDATE, DELETE,

@@ -264,7 +264,7 @@ public final class DbOpClassifier {
             Set<String> keys, boolean locked, String describe) {
         String table = entity == null ? "" : entity.table();
         return new DbOp(call, call, kind, table, entity, shape, keys, false, false, locked, false,
-                describe + "()", location(call), null, List.of(), List.of(), false);
+                describe + "()", location(call), null, List.of(), List.of(), false, false);
     }
 
     // ---- Spring Data --------------------------------------------------------------------------
@@ -301,27 +301,27 @@ public final class DbOpClassifier {
         switch (name) {
             case "save", "saveAndFlush", "saveAll", "saveAllAndFlush" -> {
                 return new DbOp(call, call, Kind.SAVE, table, entity, ReadShape.NONE, Set.of(), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false);
+                        false, describe, location(call), null, List.of(), List.of(), false, false);
             }
             case "findById", "getById", "getReferenceById", "getOne" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.ROWS, Set.of("id"), false, false, locked,
-                        false, describe, location(call), null, List.of(), List.of(), false);
+                        false, describe, location(call), null, List.of(), List.of(), false, false);
             }
             case "existsById" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.EXISTS, Set.of("id"), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false);
+                        false, describe, location(call), null, List.of(), List.of(), false, false);
             }
             case "count" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.COUNT, Set.of(), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false);
+                        false, describe, location(call), null, List.of(), List.of(), false, false);
             }
             case "findAll", "findAllById" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.ROWS, Set.of(), false, false, locked,
-                        false, describe, location(call), null, List.of(), List.of(), false);
+                        false, describe, location(call), null, List.of(), List.of(), false, false);
             }
             case "delete", "deleteById", "deleteAll", "deleteAllById", "deleteAllInBatch", "deleteInBatch" -> {
                 return new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, Set.of("id"), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false);
+                        false, describe, location(call), null, List.of(), List.of(), false, false);
             }
             default -> { }
         }
@@ -333,11 +333,11 @@ public final class DbOpClassifier {
         Set<String> columns = derivedColumns(m.group(2));
         if (verb.equals("delete") || verb.equals("remove")) {
             return new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, columns, true, false, false, false,
-                    describe, location(call), null, List.of(), List.of(), false);
+                    describe, location(call), null, List.of(), List.of(), false, false);
         }
         ReadShape shape = verb.equals("exists") ? ReadShape.EXISTS : verb.equals("count") ? ReadShape.COUNT : ReadShape.ROWS;
         return new DbOp(call, call, Kind.READ, table, entity, shape, columns, false, false, locked, false,
-                describe, location(call), null, List.of(), List.of(), false);
+                describe, location(call), null, List.of(), List.of(), false, false);
     }
 
     /** The entity type argument of a Spring Data repository interface, or null when not one. */
@@ -445,7 +445,7 @@ public final class DbOpClassifier {
             default -> { return null; }
         }
         return new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
-                location(call), null, List.of(), List.of(), false);
+                location(call), null, List.of(), List.of(), false, false);
     }
 
     /**
@@ -556,7 +556,7 @@ public final class DbOpClassifier {
         String describe = api + "(" + facts.summary() + ")";
         return new DbOp(call, end, kind, table, entity, facts.shape(), facts.keyColumns(), facts.conditional(),
                 facts.selfRelative(), facts.locked(), facts.upsert(), describe, location(call), null, valueArgs,
-                facts.setParameterNames(), facts.advisoryLock());
+                facts.setParameterNames(), facts.advisoryLock(), facts.unorderedMultiRowLock());
     }
 
     private static DbOp withLock(DbOp op, boolean locked) {
@@ -565,7 +565,7 @@ public final class DbOpClassifier {
         }
         return new DbOp(op.call(), op.end(), op.kind(), op.table(), op.entity(), op.shape(), op.keyColumns(),
                 op.conditional(), op.selfRelative(), true, op.upsert(), op.describe(), op.location(), op.via(),
-                op.valueParameters(), op.valueNames(), op.advisoryLock());
+                op.valueParameters(), op.valueNames(), op.advisoryLock(), op.unorderedMultiRowLock());
     }
 
     dev.racelint.analyzer.finding.CodeLocation location(MethodCallExpr call) {

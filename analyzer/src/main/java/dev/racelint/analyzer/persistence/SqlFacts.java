@@ -17,10 +17,11 @@ import java.util.Set;
  * @param setParameterNames   named parameters that are absolute SET values ({@code col = :name})
  * @param summary             a short form for messages, e.g. {@code INSERT INTO invites}
  * @param advisoryLock        the statement takes an advisory lock (pg_advisory_xact_lock, GET_LOCK...)
+ * @param unorderedMultiRowLock a locking read over several rows ({@code IN}, {@code = ANY}) with no ORDER BY
  */
 public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
         List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert, ReadShape shape, boolean jpql,
-        String summary, boolean advisoryLock) {
+        String summary, boolean advisoryLock, boolean unorderedMultiRowLock) {
 
     public enum Kind { SELECT, INSERT, UPDATE, DELETE, MERGE, OTHER }
 

@@ -85,7 +85,9 @@ public final class SqlFactsSource implements SqlFacts.Source {
         boolean upsert = st.upsert() || st.conditionalInsert() || kind == SqlFacts.Kind.MERGE;
         String summary = summary(kind, table, shape);
         return Optional.of(new SqlFacts(kind, table, keys, conditional, selfRelative, List.copyOf(setParameters),
-                List.copyOf(setNames), st.isLocking(), upsert, shape, jpql, summary, st.hasAdvisoryLock()));
+                List.copyOf(setNames), st.isLocking(), upsert, shape, jpql, summary, st.hasAdvisoryLock(),
+                st.isLocking() && !st.orderBy() && st.whereColumns().stream()
+                        .anyMatch(w -> w.operator().equals("IN") || w.operator().equals("ANY"))));
     }
 
     private static boolean isVersionOrTimestamp(String column) {
