@@ -39,6 +39,8 @@ public final class TransactionModel {
     static final Set<String> JAKARTA_TRANSACTIONAL = Set.of("jakarta.transaction.Transactional", "javax.transaction.Transactional");
     static final Set<String> ANY_TRANSACTIONAL = Set.of("org.springframework.transaction.annotation.Transactional",
             "jakarta.transaction.Transactional", "javax.transaction.Transactional");
+    static final Set<String> RETRYABLE = Set.of("org.springframework.retry.annotation.Retryable",
+            "io.github.resilience4j.retry.annotation.Retry");
     static final Set<String> TRANSACTIONAL_EVENT_LISTENER = Set.of(
             "org.springframework.transaction.event.TransactionalEventListener");
 
@@ -120,6 +122,12 @@ public final class TransactionModel {
                 .map(v -> v instanceof BooleanLiteralExpr b && b.getValue()).orElse(false);
         String isolation = Annotations.enumAttribute(annotation, "isolation").orElse("DEFAULT");
         return new TransactionAttribute(propagation, readOnly, isolation, origin, annotation);
+    }
+
+    /** A method whose proxy retries it ({@code @Retryable}, Resilience4j {@code @Retry}). */
+    public boolean isRetryable(MethodInfo method) {
+        return method.declaration() instanceof MethodDeclaration decl && !method.isPrivate()
+                && (annotations.has(decl, RETRYABLE) || annotations.has(method.declaringType().declaration(), RETRYABLE));
     }
 
     // ---- call semantics -----------------------------------------------------------------------

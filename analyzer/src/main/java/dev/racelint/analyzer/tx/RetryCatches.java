@@ -1,0 +1,75 @@
+package dev.racelint.analyzer.tx;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.stmt.CatchClause;
+import com.github.javaparser.ast.stmt.DoStmt;
+import com.github.javaparser.ast.stmt.ForEachStmt;
+import com.github.javaparser.ast.stmt.ForStmt;
+import com.github.javaparser.ast.stmt.WhileStmt;
+import com.github.javaparser.ast.type.Type;
+import dev.racelint.analyzer.index.MethodInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Retry loops around database work: catch clauses for serialization and deadlock failures
+ * (SQLState 40001 / 40P01 and Spring's exceptions for them) inside a loop, so the statements run again.
+ */
+public final class RetryCatches {
+    static final Set<String> RETRYABLE = Set.of("CannotAcquireLockException", "DeadlockLoserDataAccessException",
+            "CannotSerializeTransactionException", "PessimisticLockingFailureException", "ConcurrencyFailureException",
+            "TransientDataAccessException", "LockAcquisitionException", "PessimisticLockException",
+            "LockTimeoutException", "SerializationFailureException");
+
+    private RetryCatches() {}
+
+    /** Catch clauses in {@code method}'s own code that catch a retryable database failure inside a loop. */
+    public static List<CatchClause> inLoops(MethodInfo method) {
+        List<CatchClause> out = new ArrayList<>();
+        Node body = method.body();
+        if (body == null) {
+            return out;
+        }
+        for (CatchClause c : body.findAll(CatchClause.class)) {
+            if (catchesRetryable(c) && insideLoop(c)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static boolean catchesRetryable(CatchClause clause) {
+        Type type = clause.getParameter().getType();
+        List<String> names = new ArrayList<>();
+        if (type.isUnionType()) {
+            type.asUnionType().getElements().forEach(t -> names.add(simple(t.asString())));
+        } else {
+            names.add(simple(type.asString()));
+        }
+        if (names.stream().anyMatch(RETRYABLE::contains)) {
+            return true;
+        }
+        String text = clause.getBody().toString();
+        return (names.contains("SQLException") || names.contains("DataAccessException") || names.contains("PSQLException"))
+                && (text.contains("40001") || text.contains("40P01"));
+    }
+
+    private static boolean insideLoop(Node node) {
+        for (Node n = node.getParentNode().orElse(null); n != null && !(n instanceof CallableDeclaration<?>)
+                && !(n instanceof LambdaExpr && !(n.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.MethodCallExpr));
+                n = n.getParentNode().orElse(null)) {
+            if (n instanceof ForStmt || n instanceof WhileStmt || n instanceof DoStmt || n instanceof ForEachStmt) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String simple(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? name : name.substring(dot + 1);
+    }
+}
