@@ -92,11 +92,12 @@ public final class Analyzer {
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
+        dev.racelint.analyzer.retry.RetryFacts retries = new dev.racelint.analyzer.retry.RetryFacts(index);
         LinkedHashSet<Finding> findings = new LinkedHashSet<>();
         List<MethodInfo> methods = index.methods();
         int done = 0;
         for (MethodInfo method : methods) {
-            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks);
+            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks, retries);
             for (Rule rule : active) {
                 try {
                     rule.check(context, findings::add);

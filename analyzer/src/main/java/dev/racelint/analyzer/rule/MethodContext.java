@@ -26,15 +26,23 @@ public final class MethodContext {
     private final HandlerModel handlers;
     private final Reachability reachability;
     private final LockModel locks;
+    private final dev.racelint.analyzer.retry.RetryFacts retries;
 
     public MethodContext(MethodInfo method, TransactionModel transactions, PersistenceModel persistence,
-            HandlerModel handlers, Reachability reachability, LockModel locks) {
+            HandlerModel handlers, Reachability reachability, LockModel locks,
+            dev.racelint.analyzer.retry.RetryFacts retries) {
         this.method = method;
         this.transactions = transactions;
         this.persistence = persistence;
         this.handlers = handlers;
         this.reachability = reachability;
         this.locks = locks;
+        this.retries = retries;
+    }
+
+    /** Retry shapes in this method whose waits have no jitter or no bound. */
+    public dev.racelint.analyzer.retry.RetryFacts retries() {
+        return retries;
     }
 
     /** Lock scopes in this method: synchronized, Lock.lock()..unlock(), FOR UPDATE row locks to commit. */
