@@ -8,7 +8,6 @@ import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.stmt.CatchClause;
 import com.github.javaparser.ast.stmt.TryStmt;
-import com.github.javaparser.ast.type.Type;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.resolve.CallResolver;
@@ -159,24 +158,8 @@ public final class PersistenceModel {
     }
 
     private static boolean catchesDuplicate(CatchClause clause) {
-        Type type = clause.getParameter().getType();
-        List<String> names = new ArrayList<>();
-        if (type.isUnionType()) {
-            type.asUnionType().getElements().forEach(t -> names.add(simple(t.asString())));
-        } else {
-            names.add(simple(type.asString()));
-        }
-        if (names.stream().anyMatch(DUPLICATE_EXCEPTIONS::contains)) {
-            return true;
-        }
-        // catch (SQLException e) { if ("23505".equals(e.getSQLState())) ... }
-        return (names.contains("SQLException") || names.contains("DataAccessException") || names.contains("PSQLException"))
-                && (clause.getBody().toString().contains("23505") || clause.getBody().toString().contains("1062"));
-    }
-
-    private static String simple(String name) {
-        int dot = name.lastIndexOf('.');
-        return dot < 0 ? name : name.substring(dot + 1);
+        // catch (DuplicateKeyException e), or catch (SQLException e) { if ("23505".equals(e.getSQLState())) .. }
+        return dev.racelint.analyzer.index.CatchTypes.catches(clause, DUPLICATE_EXCEPTIONS, Set.of("23505", "1062"));
     }
 
     /** Does the call's nearest enclosing callable belong to {@code method} (not a nested class)? */

@@ -8,7 +8,6 @@ import com.github.javaparser.ast.stmt.DoStmt;
 import com.github.javaparser.ast.stmt.ForEachStmt;
 import com.github.javaparser.ast.stmt.ForStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
-import com.github.javaparser.ast.type.Type;
 import dev.racelint.analyzer.index.MethodInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,19 +41,7 @@ public final class RetryCatches {
     }
 
     private static boolean catchesRetryable(CatchClause clause) {
-        Type type = clause.getParameter().getType();
-        List<String> names = new ArrayList<>();
-        if (type.isUnionType()) {
-            type.asUnionType().getElements().forEach(t -> names.add(simple(t.asString())));
-        } else {
-            names.add(simple(type.asString()));
-        }
-        if (names.stream().anyMatch(RETRYABLE::contains)) {
-            return true;
-        }
-        String text = clause.getBody().toString();
-        return (names.contains("SQLException") || names.contains("DataAccessException") || names.contains("PSQLException"))
-                && (text.contains("40001") || text.contains("40P01"));
+        return dev.racelint.analyzer.index.CatchTypes.catches(clause, RETRYABLE, Set.of("40001", "40P01"));
     }
 
     private static boolean insideLoop(Node node) {
@@ -66,10 +53,5 @@ public final class RetryCatches {
             }
         }
         return false;
-    }
-
-    private static String simple(String name) {
-        int dot = name.lastIndexOf('.');
-        return dot < 0 ? name : name.substring(dot + 1);
     }
 }
