@@ -230,6 +230,14 @@ public final class ProgramIndex {
         return null;
     }
 
+    /**
+     * Is {@code node} the method's own code: inside its body, and not inside a nested, local or
+     * anonymous class's method (lambdas are the method's own code)?
+     */
+    public boolean isOwnCode(Node node, MethodInfo method) {
+        return enclosingMethod(node) == method;
+    }
+
     /** Project types that directly extend or implement {@code type}. */
     public List<TypeInfo> directSubtypes(TypeInfo type) {
         return directSubtypes.getOrDefault(type.qualifiedName(), List.of());

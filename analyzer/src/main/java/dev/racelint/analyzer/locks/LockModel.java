@@ -61,7 +61,7 @@ public final class LockModel {
                     "the monitor of synchronized " + method.displayName(), method.signature(), n -> true));
         }
         for (SynchronizedStmt sync : body.findAll(SynchronizedStmt.class)) {
-            if (persistenceOwner(sync, method)) {
+            if (graph.index().isOwnCode(sync, method)) {
                 Node block = sync.getBody();
                 Position begin = sync.getBegin().orElse(null);
                 Position end = sync.getExpression().getEnd().orElse(null);
@@ -75,7 +75,7 @@ public final class LockModel {
         }
         for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
             if (!LOCK_METHODS.contains(call.getNameAsString()) || call.getScope().isEmpty() || !isLock(call.getScope().get())
-                    || !persistenceOwner(call, method)) {
+                    || !graph.index().isOwnCode(call, method)) {
                 continue;
             }
             String receiver = call.getScope().get().toString();
@@ -132,15 +132,6 @@ public final class LockModel {
     private static boolean between(Node node, Position start, Position end) {
         Position at = node.getBegin().orElse(null);
         return at != null && start != null && at.isAfter(start) && (end == null || at.isBefore(end));
-    }
-
-    private static boolean persistenceOwner(Node node, MethodInfo method) {
-        for (Node n = node.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
-            if (n instanceof com.github.javaparser.ast.body.CallableDeclaration<?> c) {
-                return c == method.declaration();
-            }
-        }
-        return false;
     }
 
     /** Network I/O and sleeps reached while the scope's lock is held, one per API, with the shortest path. */

@@ -55,7 +55,7 @@ public final class PersistenceModel {
             }
             List<DbOp> out = new ArrayList<>();
             for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
-                if (ownedBy(call, method)) {
+                if (index.isOwnCode(call, method)) {
                     classifier.classify(call).ifPresent(out::add);
                 }
             }
@@ -72,7 +72,7 @@ public final class PersistenceModel {
             }
             List<DbOp> out = new ArrayList<>();
             for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
-                if (!ownedBy(call, method)) {
+                if (!index.isOwnCode(call, method)) {
                     continue;
                 }
                 Optional<DbOp> own = classifier.classify(call);
@@ -160,25 +160,6 @@ public final class PersistenceModel {
     private static boolean catchesDuplicate(CatchClause clause) {
         // catch (DuplicateKeyException e), or catch (SQLException e) { if ("23505".equals(e.getSQLState())) .. }
         return dev.racelint.analyzer.index.CatchTypes.catches(clause, DUPLICATE_EXCEPTIONS, Set.of("23505", "1062"));
-    }
-
-    /** Does the call's nearest enclosing callable belong to {@code method} (not a nested class)? */
-    private boolean ownedBy(MethodCallExpr call, MethodInfo method) {
-        for (Node n = call.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
-            if (n instanceof CallableDeclaration<?> c) {
-                return c == method.declaration();
-            }
-            if (n instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()
-                    && !(call.getParentNode().orElse(null) == o)) {
-                if (isInside(call, o.getAnonymousClassBody().get())) {
-                    return false;
-                }
-            }
-            if (n instanceof LambdaExpr) {
-                continue;
-            }
-        }
-        return false;
     }
 
     private static boolean isInside(Node node, List<? extends Node> roots) {

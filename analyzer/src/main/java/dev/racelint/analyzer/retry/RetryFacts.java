@@ -74,7 +74,7 @@ public final class RetryFacts {
         }
         for (ObjectCreationExpr creation : body.findAll(ObjectCreationExpr.class)) {
             TypeRef type = index.resolveType(creation.getType(), creation);
-            if (type.candidates().stream().anyMatch(FIXED_POLICIES::contains) && ownedBy(creation, method)) {
+            if (type.candidates().stream().anyMatch(FIXED_POLICIES::contains) && index.isOwnCode(creation, method)) {
                 out.add(creation);
             }
         }
@@ -98,7 +98,7 @@ public final class RetryFacts {
                 continue;
             }
             Statement loop = enclosingLoop(call);
-            if (loop != null && !isInfinite(loop) && catchesFailure(loop) && ownedBy(call, method)) {
+            if (loop != null && !isInfinite(loop) && catchesFailure(loop) && index.isOwnCode(call, method)) {
                 out.add(call);
             }
         }
@@ -116,7 +116,7 @@ public final class RetryFacts {
             List<CatchClause> catches = loop.findAll(CatchClause.class, c -> !isInterruption(c));
             // A retry waits before trying again; a worker loop taking new work each turn does not.
             boolean waits = loop.findAll(MethodCallExpr.class).stream().anyMatch(c -> c.getNameAsString().equals("sleep"));
-            if (catches.isEmpty() || !waits || !ownedBy(loop, method)) {
+            if (catches.isEmpty() || !waits || !index.isOwnCode(loop, method)) {
                 continue;
             }
             boolean exits = false;
@@ -131,16 +131,6 @@ public final class RetryFacts {
             }
         }
         return out;
-    }
-
-    /** Is {@code node} the method's own code (not inside a nested or anonymous class's method)? */
-    private static boolean ownedBy(Node node, MethodInfo method) {
-        for (Node n = node.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
-            if (n instanceof com.github.javaparser.ast.body.CallableDeclaration<?> c) {
-                return c == method.declaration();
-            }
-        }
-        return false;
     }
 
     /** The loop catches a failure of its work (an interrupted sleep is not one): it is a retry loop. */
