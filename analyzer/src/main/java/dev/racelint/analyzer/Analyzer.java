@@ -10,6 +10,8 @@ import dev.racelint.analyzer.handlers.HandlerModel;
 import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.locks.LockModel;
+import dev.racelint.analyzer.locks.LockOrderGraph;
+import dev.racelint.analyzer.retry.RetryFacts;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
 import dev.racelint.analyzer.persistence.DbOpClassifier;
@@ -33,6 +35,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * The pipeline: discover sources, parse them in parallel, index declarations, resolve calls and
@@ -92,12 +95,22 @@ public final class Analyzer {
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
-        dev.racelint.analyzer.retry.RetryFacts retries = new dev.racelint.analyzer.retry.RetryFacts(index);
-        LinkedHashSet<Finding> findings = new LinkedHashSet<>();
+        RetryFacts retries = new RetryFacts(index);
+        long t5 = lap(timings, "models", t4);
         List<MethodInfo> methods = index.methods();
+        // Per-method facts that several rules and the whole-program lock graph read, computed on all
+        // cores up front (SQL parsing dominates); each is memoised, so the rule pass only looks them up.
+        forEachMethod(methods, options.threads(), persistence::ops);
+        long t6 = lap(timings, "db operations", t5);
+        forEachMethod(methods, options.threads(), locks::scopesIn);
+        long t7 = lap(timings, "lock scopes", t6);
+        LockOrderGraph lockOrder = LockOrderGraph.build(graph, locks);
+        long t8 = lap(timings, "lock-order graph", t7);
+        LinkedHashSet<Finding> findings = new LinkedHashSet<>();
         int done = 0;
         for (MethodInfo method : methods) {
-            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks, retries);
+            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks, lockOrder,
+                    retries);
             for (Rule rule : active) {
                 try {
                     rule.check(context, findings::add);
@@ -110,7 +123,7 @@ public final class Analyzer {
             }
             progress.methodsAnalysed(++done, methods.size());
         }
-        lap(timings, "rules", t4);
+        lap(timings, "rules", t8);
         for (String text : sql.stats().fallbackExamples()) {
             String oneLine = text.replaceAll("\\s+", " ").trim();
             diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.SQL_FALLBACK,
@@ -126,6 +139,27 @@ public final class Analyzer {
                 : SourceRoots.forScannedPath(options.paths().get(0));
         List<RuleDescriptor> descriptors = active.stream().map(Rule::descriptor).toList();
         return new AnalysisResult(descriptors, sorted, diagnostics, root, parsed.files().size(), methods.size(), timings);
+    }
+
+    /** Runs a memoising per-method computation on {@code threads} threads; failures surface later, in the rule pass. */
+    private static void forEachMethod(List<MethodInfo> methods, int threads, java.util.function.Consumer<MethodInfo> task) {
+        ForkJoinPool pool = new ForkJoinPool(Math.max(1, threads));
+        try {
+            pool.submit(() -> methods.parallelStream().forEach(m -> {
+                try {
+                    task.accept(m);
+                } catch (RuntimeException | StackOverflowError e) {
+                    // reported by the rule that needs the fact, with the method's location
+                }
+            })).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("analysis interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdown();
+        }
     }
 
     private static long lap(LinkedHashMap<String, Long> timings, String phase, long since) {

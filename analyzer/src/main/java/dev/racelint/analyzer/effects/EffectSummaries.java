@@ -2,13 +2,11 @@ package dev.racelint.analyzer.effects;
 
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.CallGraph;
+import dev.racelint.analyzer.callgraph.CallerClosure;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.callgraph.MethodFacts;
 import dev.racelint.analyzer.index.MethodInfo;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,47 +30,15 @@ public final class EffectSummaries {
     }
 
     public static EffectSummaries compute(CallGraph graph, Predicate<EffectSite> effects, Predicate<CallEdge> propagates) {
-        List<MethodInfo> methods = graph.index().methods();
-        List<Map<String, Witness>> summaries = new ArrayList<>(methods.size());
-        Deque<MethodInfo> work = new ArrayDeque<>();
-        BitSet queued = new BitSet(methods.size());
-        for (MethodInfo m : methods) {
+        List<Map<String, Witness>> summaries = CallerClosure.close(graph, m -> {
             Map<String, Witness> own = new LinkedHashMap<>();
             for (EffectSite site : graph.facts(m).effects()) {
                 if (effects.test(site)) {
                     own.putIfAbsent(site.effect().apiKey(), new Witness(site, null, 0));
                 }
             }
-            summaries.add(own);
-            if (!own.isEmpty()) {
-                work.add(m);
-                queued.set(m.id());
-            }
-        }
-        while (!work.isEmpty()) {
-            MethodInfo callee = work.poll();
-            queued.clear(callee.id());
-            Map<String, Witness> calleeSummary = summaries.get(callee.id());
-            for (CallEdge edge : graph.callers(callee)) {
-                if (!propagates.test(edge)) {
-                    continue;
-                }
-                Map<String, Witness> callerSummary = summaries.get(edge.caller().id());
-                boolean changed = false;
-                for (Map.Entry<String, Witness> e : new ArrayList<>(calleeSummary.entrySet())) {
-                    int depth = e.getValue().depth() + 1;
-                    Witness existing = callerSummary.get(e.getKey());
-                    if (existing == null || existing.depth() > depth) {
-                        callerSummary.put(e.getKey(), new Witness(e.getValue().site(), edge, depth));
-                        changed = true;
-                    }
-                }
-                if (changed && !queued.get(edge.caller().id())) {
-                    work.add(edge.caller());
-                    queued.set(edge.caller().id());
-                }
-            }
-        }
+            return own;
+        }, propagates, Witness::depth, (w, edge) -> new Witness(w.site(), edge, w.depth() + 1));
         return new EffectSummaries(graph, summaries);
     }
 

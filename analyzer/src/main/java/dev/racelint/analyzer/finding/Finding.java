@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param fingerprint   stable identity across edits that move lines: rule + enclosing method
  *                      signature + normalised statement, hashed
  * @param enclosingMethod signature of the method the finding is reported in
+ * @param otherFlows    paths that run concurrently with {@code codeFlow} on other threads (a
+ *                      deadlock's other side); empty for single-path findings
  */
 public record Finding(
         String ruleId,
@@ -27,7 +29,13 @@ public record Finding(
         List<CodeLocation> codeFlow,
         String fix,
         String fingerprint,
-        String enclosingMethod) {
+        String enclosingMethod,
+        List<List<CodeLocation>> otherFlows) {
+
+    public Finding(String ruleId, Level level, Message message, CodeLocation primary, List<CodeLocation> related,
+            List<CodeLocation> codeFlow, String fix, String fingerprint, String enclosingMethod) {
+        this(ruleId, level, message, primary, related, codeFlow, fix, fingerprint, enclosingMethod, List.of());
+    }
 
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
@@ -39,5 +47,6 @@ public record Finding(
         Objects.requireNonNull(fix, "fix");
         Objects.requireNonNull(fingerprint, "fingerprint");
         Objects.requireNonNull(enclosingMethod, "enclosingMethod");
+        otherFlows = otherFlows.stream().map(List::copyOf).toList();
     }
 }

@@ -19,7 +19,26 @@ import dev.racelint.analyzer.resolve.ExpressionTyper;
 import dev.racelint.analyzer.tx.ReachedEffect;
 import dev.racelint.analyzer.tx.TransactionModel;
 import dev.racelint.analyzer.tx.TransactionScope;
+import com.github.javaparser.Range;
+import com.github.javaparser.ast.Modifier;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.ClassExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
+import dev.racelint.analyzer.finding.CodeLocation;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.index.TypeInfo;
+import dev.racelint.analyzer.index.TypeRef;
+import dev.racelint.analyzer.resolve.LocalVariables;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,17 +48,21 @@ import java.util.Set;
 /**
  * Where locks are held inside a method: {@code synchronized} methods and blocks, explicit
  * {@code Lock.lock()} .. {@code unlock()}, and row locks from {@code SELECT ... FOR UPDATE} (or
- * pessimistic JPA reads) held to the end of the enclosing transaction. Also what each lock scope
- * reaches on its own thread, through calls.
+ * pessimistic JPA reads) and advisory locks held to the end of the enclosing transaction. Each
+ * scope names its lock (a {@link LockName}) when two methods can agree on it. Also what each lock
+ * scope reaches on its own thread, through calls.
  */
 public final class LockModel {
     private static final Set<String> LOCK_METHODS = Set.of("lock", "lockInterruptibly", "tryLock");
+    private static final Set<String> DISTRIBUTED_LOCK_FACTORIES = Set.of("getLock", "getFairLock", "getSpinLock",
+            "getFencedLock", "obtain");
 
     private final CallGraph graph;
     private final ExpressionTyper typer;
     private final PersistenceModel persistence;
     private final TransactionModel transactions;
     private volatile EffectSummaries summaries;
+    private final Map<Integer, List<LockScope>> scopes = new ConcurrentHashMap<>();
 
     public LockModel(CallGraph graph, ExpressionTyper typer, PersistenceModel persistence, TransactionModel transactions) {
         this.graph = graph;
@@ -48,17 +71,25 @@ public final class LockModel {
         this.transactions = transactions;
     }
 
+    /** The lock scopes of a method, computed once. */
     public List<LockScope> scopesIn(MethodInfo method) {
+        return scopes.computeIfAbsent(method.id(), id -> List.copyOf(computeScopes(method)));
+    }
+
+    private List<LockScope> computeScopes(MethodInfo method) {
         List<LockScope> out = new ArrayList<>();
         Node body = method.body();
         if (body == null) {
             return out;
         }
         Path file = method.declaringType().file().path();
-        if (method.declaration().hasModifier(com.github.javaparser.ast.Modifier.Keyword.SYNCHRONIZED)) {
-            out.add(new LockScope(LockScope.Kind.MONITOR, method,
+        if (method.declaration().hasModifier(Modifier.Keyword.SYNCHRONIZED)) {
+            TypeInfo owner = method.declaringType();
+            LockName name = method.isStatic() ? LockName.classLiteral(owner.qualifiedName(), owner.simpleName())
+                    : LockName.monitorOf(owner.qualifiedName(), owner.simpleName());
+            out.add(new LockScope(LockScope.Kind.MONITOR, method, method.declaration(),
                     SourceLocations.of(file, method.nameNode(), "synchronized method " + method.displayName()),
-                    "the monitor of synchronized " + method.displayName(), method.signature(), n -> true));
+                    "the monitor of synchronized " + method.displayName(), method.signature(), name, true, n -> true));
         }
         for (SynchronizedStmt sync : body.findAll(SynchronizedStmt.class)) {
             if (graph.index().isOwnCode(sync, method)) {
@@ -66,10 +97,11 @@ public final class LockModel {
                 Position begin = sync.getBegin().orElse(null);
                 Position end = sync.getExpression().getEnd().orElse(null);
                 var region = begin != null && end != null
-                        ? SourceLocations.region(new com.github.javaparser.Range(begin, end)) : SourceLocations.region(sync);
-                out.add(new LockScope(LockScope.Kind.MONITOR, method,
-                        new dev.racelint.analyzer.finding.CodeLocation(file, region, "synchronized (" + sync.getExpression() + ")"),
+                        ? SourceLocations.region(new Range(begin, end)) : SourceLocations.region(sync);
+                out.add(new LockScope(LockScope.Kind.MONITOR, method, sync,
+                        new CodeLocation(file, region, "synchronized (" + sync.getExpression() + ")"),
                         "synchronized (" + sync.getExpression() + ")", "synchronized(" + sync.getExpression() + ")",
+                        monitorName(sync.getExpression(), method), true,
                         n -> TransactionModel.isWithin(n, block)));
             }
         }
@@ -81,27 +113,172 @@ public final class LockModel {
             String receiver = call.getScope().get().toString();
             Position start = call.getEnd().orElse(null);
             Position end = unlockAfter(body, receiver, start);
-            out.add(new LockScope(LockScope.Kind.LOCK, method, SourceLocations.ofCall(file, call, receiver + "." + call.getNameAsString() + "()"),
+            out.add(new LockScope(LockScope.Kind.LOCK, method, call,
+                    SourceLocations.ofCall(file, call, receiver + "." + call.getNameAsString() + "()"),
                     receiver + "." + call.getNameAsString() + "()", receiver + "." + call.getNameAsString(),
+                    lockObjectName(call.getScope().get(), method), !call.getNameAsString().equals("tryLock"),
                     n -> between(n, start, end)));
         }
-        for (DbOp op : persistence.directOps(method)) {
-            if (op.kind() == DbOp.Kind.READ && op.locked()) {
-                TransactionScope scope = transactions.scopesIn(method).stream().filter(s -> s.covers().test(op.call()))
-                        .findFirst().orElse(null);
-                boolean held = scope != null || transactions.attribute(method).map(a -> a.propagation().runsInTransaction())
-                        .orElse(false);
-                if (!held) {
-                    continue;
-                }
-                Position start = op.end().getEnd().orElse(null);
-                TransactionScope s = scope;
-                out.add(new LockScope(LockScope.Kind.ROW_LOCK, method, op.location().withLabel("row lock: " + op.describe()),
+        // ops() includes a DAO helper's lock one call away: a row lock outlives the helper, held to commit
+        for (DbOp op : persistence.ops(method)) {
+            boolean advisory = op.advisoryLock();
+            if (!advisory && !(op.kind() == DbOp.Kind.READ && op.locked())) {
+                continue;
+            }
+            boolean toCommit = !advisory || op.lockDetail().heldToCommit();
+            TransactionScope scope = transactions.scopesIn(method).stream().filter(s -> s.covers().test(op.call()))
+                    .findFirst().orElse(null);
+            boolean inTransaction = scope != null || transactions.attribute(method)
+                    .map(a -> a.propagation().runsInTransaction()).orElse(false);
+            // In autocommit the lock is gone when the statement returns: it is acquired (and may wait) but
+            // held over nothing.
+            boolean held = !toCommit || inTransaction;
+            Position start = op.end().getEnd().orElse(null);
+            TransactionScope s = toCommit ? scope : null;
+            boolean waits = !op.lockDetail().nonBlocking();
+            if (advisory) {
+                String key = advisoryKey(op);
+                out.add(new LockScope(LockScope.Kind.ADVISORY, method, op.call(),
+                        op.location().withLabel("advisory lock: " + op.describe()),
+                        "the advisory lock taken by " + op.describe() + (toCommit ? " (held until commit)" : ""),
+                        op.call().toString(), LockName.advisory(key), waits,
+                        n -> held && between(n, start, null) && (s == null || s.covers().test(n))));
+            } else {
+                out.add(new LockScope(LockScope.Kind.ROW_LOCK, method, op.call(),
+                        op.location().withLabel("row lock: " + op.describe()),
                         "the " + op.table() + " row lock taken by " + op.describe() + " (held until commit)",
-                        op.call().toString(), n -> between(n, start, null) && (s == null || s.covers().test(n))));
+                        op.call().toString(), op.table().isEmpty() ? null : LockName.table(op.table()), waits,
+                        n -> held && between(n, start, null) && (s == null || s.covers().test(n))));
             }
         }
         return out;
+    }
+
+    // ---- lock names ----------------------------------------------------------------------------
+
+    /** {@code synchronized (expr)}: this, a class literal, or a field; locals and parameters have no agreed name. */
+    private LockName monitorName(Expression lockExpr, MethodInfo method) {
+        Expression e = unwrap(lockExpr);
+        if (e instanceof ThisExpr t && t.getTypeName().isEmpty()) {
+            TypeInfo owner = method.declaringType();
+            return LockName.monitorOf(owner.qualifiedName(), owner.simpleName());
+        }
+        if (e instanceof ClassExpr c) {
+            TypeRef ref = graph.index().resolveType(c.getType(), c);
+            String qualified = ref.isKnown() ? ref.name() : c.getType().asString();
+            return LockName.classLiteral(qualified, ref.isKnown() ? ref.simpleName() : c.getType().asString());
+        }
+        return fieldName(e, method);
+    }
+
+    /** {@code lock.lock()}: a lock field, {@code rw.writeLock()} of a field, or Redisson's {@code getLock("name")}. */
+    private LockName lockObjectName(Expression receiver, MethodInfo method) {
+        Expression e = unwrap(receiver);
+        if (e instanceof MethodCallExpr m && m.getScope().isPresent()
+                && (m.getNameAsString().equals("writeLock") || m.getNameAsString().equals("readLock"))) {
+            return fieldName(unwrap(m.getScope().get()), method);
+        }
+        if (e instanceof MethodCallExpr m) {
+            return distributedName(m);
+        }
+        if (e instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) instanceof VariableDeclarator v) {
+            Expression init = v.getInitializer().map(LockModel::unwrap).orElse(null);
+            if (init instanceof MethodCallExpr m) {
+                return lockObjectName(m, method);
+            }
+            return init instanceof NameExpr || init instanceof FieldAccessExpr ? fieldName(init, method) : null;
+        }
+        return fieldName(e, method);
+    }
+
+    private static LockName distributedName(MethodCallExpr call) {
+        if (!DISTRIBUTED_LOCK_FACTORIES.contains(call.getNameAsString()) || call.getArguments().isEmpty()) {
+            return null;
+        }
+        StringBuilder name = new StringBuilder();
+        appendLiteralParts(call.getArgument(0), name);
+        return name.isEmpty() ? null : LockName.named(name.toString());
+    }
+
+    /** The literal parts of a lock key; computed parts become {@code *} (keys of one family share a name). */
+    private static void appendLiteralParts(Expression e, StringBuilder out) {
+        Expression x = unwrap(e);
+        if (x instanceof StringLiteralExpr s) {
+            out.append(s.getValue());
+        } else if (x instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
+            appendLiteralParts(b.getLeft(), out);
+            appendLiteralParts(b.getRight(), out);
+        } else if (x instanceof NameExpr || x instanceof FieldAccessExpr) {
+            String text = x.toString();
+            String last = text.substring(text.lastIndexOf('.') + 1);
+            // a constant (LOCK_KEY) names the lock; a variable is a key of the family
+            out.append(last.equals(last.toUpperCase(Locale.ROOT)) && !last.isEmpty() ? "{" + last + "}" : "*");
+        } else {
+            out.append('*');
+        }
+    }
+
+    /** A field named by {@code f}, {@code this.f}, {@code other.f} or {@code Type.F}, by its declaring type. */
+    private LockName fieldName(Expression e, MethodInfo method) {
+        ProgramIndex index = graph.index();
+        if (e instanceof NameExpr n) {
+            if (LocalVariables.declarationOf(n.getNameAsString(), n) != null) {
+                return null;
+            }
+            for (TypeInfo t = method.declaringType(); t != null; t = t.outer()) {
+                ProgramIndex.FieldRef field = index.findField(t, n.getNameAsString());
+                if (field != null) {
+                    return LockName.field(field.owner().qualifiedName(), field.owner().simpleName(), n.getNameAsString());
+                }
+            }
+            return null;
+        }
+        if (e instanceof FieldAccessExpr f) {
+            Expression scope = unwrap(f.getScope());
+            TypeInfo owner = null;
+            if (scope instanceof ThisExpr t && t.getTypeName().isEmpty()) {
+                owner = method.declaringType();
+            } else {
+                TypeRef ref = typer.typeOf(scope).type();
+                owner = ref.isProject() ? ref.project() : null;
+            }
+            if (owner != null) {
+                ProgramIndex.FieldRef field = index.findField(owner, f.getNameAsString());
+                if (field != null) {
+                    return LockName.field(field.owner().qualifiedName(), field.owner().simpleName(), f.getNameAsString());
+                }
+            }
+        }
+        return null;
+    }
+
+    /** An advisory lock's key: the bound arguments after the SQL, else the statement itself. */
+    private static String advisoryKey(DbOp op) {
+        List<String> keys = new ArrayList<>();
+        var args = op.call().getArguments();
+        for (int i = 1; i < args.size(); i++) {
+            Expression a = unwrap(args.get(i));
+            if (a instanceof NameExpr || a instanceof FieldAccessExpr) {
+                // a constant is the same key however it is qualified (KEY, Keys.KEY, com.acme.Keys.KEY)
+                String text = a.toString();
+                String last = text.substring(text.lastIndexOf('.') + 1);
+                keys.add(last.equals(last.toUpperCase(Locale.ROOT)) ? last : text);
+            } else if (!(a instanceof ClassExpr) && !(a instanceof LambdaExpr)) {
+                keys.add(a.toString());
+            }
+        }
+        return keys.isEmpty() ? op.lockDetail().advisoryFunction() + " in " + op.describe() : String.join(", ", keys);
+    }
+
+    private static Expression unwrap(Expression e) {
+        Expression x = e;
+        while (x instanceof EnclosedExpr en) {
+            x = en.getInner();
+        }
+        while (x instanceof CastExpr c) {
+            x = c.getExpression();
+        }
+        return x;
     }
 
     private boolean isLock(Expression receiver) {

@@ -25,13 +25,12 @@ import java.util.Set;
  * @param via           when found one call into a project helper (a DAO method): that method's display name
  * @param valueParameters call arguments holding absolute SET values (positional parameters)
  * @param valueNames    named parameters holding absolute SET values ({@code :likes}, {@code #{q}})
- * @param advisoryLock  the statement takes an advisory lock
- * @param unorderedMultiRowLock a locking read over several rows with no ORDER BY (lock order is the plan's)
+ * @param lockDetail    advisory locks, unordered multi-row locks, locks that never wait
  */
 public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
         ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
         boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
-        List<String> valueNames, boolean advisoryLock, boolean unorderedMultiRowLock) {
+        List<String> valueNames, LockDetail lockDetail) {
 
     public enum Kind {
         READ, INSERT, UPDATE, DELETE,
@@ -40,6 +39,26 @@ public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String ta
     }
 
     public enum ReadShape { NONE, EXISTS, COUNT, AGGREGATE, ROWS, VALUE }
+
+    public DbOp {
+        lockDetail = lockDetail == null ? LockDetail.NONE : lockDetail;
+    }
+
+    /** The statement takes an advisory lock. */
+    public boolean advisoryLock() {
+        return lockDetail.advisory();
+    }
+
+    /** A locking read over several rows with no ORDER BY (the lock order is the plan's). */
+    public boolean unorderedMultiRowLock() {
+        return lockDetail.unorderedMultiRow();
+    }
+
+    /** The same read, taking a row lock (a pessimistic lock mode set on the query). */
+    public DbOp locking() {
+        return new DbOp(call, end, kind, table, entity, shape, keyColumns, conditional, selfRelative, true, upsert,
+                describe, location, via, valueParameters, valueNames, lockDetail);
+    }
 
     public boolean isWrite() {
         return kind != Kind.READ;

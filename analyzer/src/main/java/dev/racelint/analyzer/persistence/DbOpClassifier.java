@@ -190,7 +190,27 @@ public final class DbOpClassifier {
             return null;
         }
         MethodCallExpr end = CallResolver.chainEnd(call);
-        return fromSql(call, end, facts, api + "." + call.getNameAsString(), List.of(), -1);
+        DbOp op = fromSql(call, end, facts, api + "." + call.getNameAsString(), List.of(), -1);
+        return op != null && op.kind() == Kind.READ && !op.locked() && pessimisticLockMode(call, end) ? op.locking() : op;
+    }
+
+    /** {@code createQuery(..).setLockMode(LockModeType.PESSIMISTIC_WRITE)...}: the query's rows are locked. */
+    private static boolean pessimisticLockMode(MethodCallExpr start, MethodCallExpr end) {
+        Node at = start;
+        while (at instanceof MethodCallExpr m) {
+            if (m.getNameAsString().equals("setLockMode") && m.getArguments().size() == 1
+                    && m.getArgument(0).toString().contains("PESSIMISTIC")) {
+                return true;
+            }
+            if (m == end) {
+                break;
+            }
+            at = m.getParentNode().orElse(null);
+            if (at instanceof com.github.javaparser.ast.expr.FieldAccessExpr) {
+                break;
+            }
+        }
+        return false;
     }
 
     // ---- JDBC ---------------------------------------------------------------------------------
@@ -222,6 +242,13 @@ public final class DbOpClassifier {
                 boolean locked = call.getArguments().size() >= 3
                         && call.getArgument(2).toString().contains("PESSIMISTIC");
                 return entityOp(call, Kind.READ, e, ReadShape.ROWS, Set.of("id"), locked, "EntityManager." + name);
+            }
+            case "lock", "refresh" -> {
+                // em.lock(entity, PESSIMISTIC_WRITE) / em.refresh(entity, PESSIMISTIC_WRITE) lock the entity's row
+                boolean pessimistic = call.getArguments().size() >= 2
+                        && call.getArgument(1).toString().contains("PESSIMISTIC");
+                return pessimistic ? entityOp(call, Kind.READ, entityOfValue(call), ReadShape.ROWS, Set.of("id"), true,
+                        "EntityManager." + name) : null;
             }
             case "persist" -> {
                 return entityOp(call, Kind.INSERT, entityOfValue(call), ReadShape.NONE, Set.of(), false, "EntityManager.persist");
@@ -264,7 +291,7 @@ public final class DbOpClassifier {
             Set<String> keys, boolean locked, String describe) {
         String table = entity == null ? "" : entity.table();
         return new DbOp(call, call, kind, table, entity, shape, keys, false, false, locked, false,
-                describe + "()", location(call), null, List.of(), List.of(), false, false);
+                describe + "()", location(call), null, List.of(), List.of(), LockDetail.NONE);
     }
 
     // ---- Spring Data --------------------------------------------------------------------------
@@ -301,27 +328,27 @@ public final class DbOpClassifier {
         switch (name) {
             case "save", "saveAndFlush", "saveAll", "saveAllAndFlush" -> {
                 return new DbOp(call, call, Kind.SAVE, table, entity, ReadShape.NONE, Set.of(), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false, false);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
             }
             case "findById", "getById", "getReferenceById", "getOne" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.ROWS, Set.of("id"), false, false, locked,
-                        false, describe, location(call), null, List.of(), List.of(), false, false);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
             }
             case "existsById" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.EXISTS, Set.of("id"), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false, false);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
             }
             case "count" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.COUNT, Set.of(), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false, false);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
             }
             case "findAll", "findAllById" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.ROWS, Set.of(), false, false, locked,
-                        false, describe, location(call), null, List.of(), List.of(), false, false);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
             }
             case "delete", "deleteById", "deleteAll", "deleteAllById", "deleteAllInBatch", "deleteInBatch" -> {
                 return new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, Set.of("id"), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), false, false);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
             }
             default -> { }
         }
@@ -333,11 +360,11 @@ public final class DbOpClassifier {
         Set<String> columns = derivedColumns(m.group(2));
         if (verb.equals("delete") || verb.equals("remove")) {
             return new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, columns, true, false, false, false,
-                    describe, location(call), null, List.of(), List.of(), false, false);
+                    describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
         }
         ReadShape shape = verb.equals("exists") ? ReadShape.EXISTS : verb.equals("count") ? ReadShape.COUNT : ReadShape.ROWS;
         return new DbOp(call, call, Kind.READ, table, entity, shape, columns, false, false, locked, false,
-                describe, location(call), null, List.of(), List.of(), false, false);
+                describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
     }
 
     /** The entity type argument of a Spring Data repository interface, or null when not one. */
@@ -445,7 +472,7 @@ public final class DbOpClassifier {
             default -> { return null; }
         }
         return new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
-                location(call), null, List.of(), List.of(), false, false);
+                location(call), null, List.of(), List.of(), LockDetail.NONE);
     }
 
     /**
@@ -556,7 +583,7 @@ public final class DbOpClassifier {
         String describe = api + "(" + facts.summary() + ")";
         return new DbOp(call, end, kind, table, entity, facts.shape(), facts.keyColumns(), facts.conditional(),
                 facts.selfRelative(), facts.locked(), facts.upsert(), describe, location(call), null, valueArgs,
-                facts.setParameterNames(), facts.advisoryLock(), facts.unorderedMultiRowLock());
+                facts.setParameterNames(), facts.lockDetail());
     }
 
     private static DbOp withLock(DbOp op, boolean locked) {
@@ -565,7 +592,7 @@ public final class DbOpClassifier {
         }
         return new DbOp(op.call(), op.end(), op.kind(), op.table(), op.entity(), op.shape(), op.keyColumns(),
                 op.conditional(), op.selfRelative(), true, op.upsert(), op.describe(), op.location(), op.via(),
-                op.valueParameters(), op.valueNames(), op.advisoryLock(), op.unorderedMultiRowLock());
+                op.valueParameters(), op.valueNames(), op.lockDetail());
     }
 
     dev.racelint.analyzer.finding.CodeLocation location(MethodCallExpr call) {

@@ -109,7 +109,7 @@ final class JooqChains {
         String describe = "DSLContext." + name + "(" + (table.isEmpty() ? "" : table) + ")";
         return new DbOp(root, end, kind, table.toLowerCase(Locale.ROOT), owner.entities().byName(table).orElse(null),
                 shape, whereColumns, conditional, kind == Kind.UPDATE && anySet && allSetsRelative, locked, upsert,
-                describe, owner.location(root), null, unused, List.of(), false, false);
+                describe, owner.location(root), null, unused, List.of(), LockDetail.NONE);
     }
 
     /** Value expressions given to {@code set(field, value)} in an update chain, for data-flow checks. */

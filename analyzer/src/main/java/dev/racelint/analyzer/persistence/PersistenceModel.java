@@ -121,7 +121,7 @@ public final class PersistenceModel {
         return Optional.of(new DbOp(call, CallResolver.chainEnd(call).equals(call) ? call : call, op.kind(), op.table(),
                 op.entity(), returnsIt ? op.shape() : DbOp.ReadShape.NONE, op.keyColumns(), op.conditional(),
                 op.selfRelative(), op.locked(), op.upsert(), op.describe(), classifier.location(call),
-                target.displayName(), List.of(), List.of(), op.advisoryLock(), op.unorderedMultiRowLock()));
+                target.displayName(), List.of(), List.of(), op.lockDetail()));
     }
 
     /** The method's data flow over its operations. */

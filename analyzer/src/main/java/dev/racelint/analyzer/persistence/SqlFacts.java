@@ -16,12 +16,12 @@ import java.util.Set;
  * @param setParameterIndexes 0-based statement parameters that are absolute SET values ({@code col = ?})
  * @param setParameterNames   named parameters that are absolute SET values ({@code col = :name})
  * @param summary             a short form for messages, e.g. {@code INSERT INTO invites}
- * @param advisoryLock        the statement takes an advisory lock (pg_advisory_xact_lock, GET_LOCK...)
- * @param unorderedMultiRowLock a locking read over several rows ({@code IN}, {@code = ANY}) with no ORDER BY
+ * @param lockDetail          advisory locks, unordered multi-row locks ({@code IN}, {@code = ANY} with no
+ *                            ORDER BY), locks that never wait (NOWAIT, SKIP LOCKED, try-locks)
  */
 public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
         List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert, ReadShape shape, boolean jpql,
-        String summary, boolean advisoryLock, boolean unorderedMultiRowLock) {
+        String summary, LockDetail lockDetail) {
 
     public enum Kind { SELECT, INSERT, UPDATE, DELETE, MERGE, OTHER }
 

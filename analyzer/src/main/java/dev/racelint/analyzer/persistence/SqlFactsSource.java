@@ -85,9 +85,10 @@ public final class SqlFactsSource implements SqlFacts.Source {
         boolean upsert = st.upsert() || st.conditionalInsert() || kind == SqlFacts.Kind.MERGE;
         String summary = summary(kind, table, shape);
         return Optional.of(new SqlFacts(kind, table, keys, conditional, selfRelative, List.copyOf(setParameters),
-                List.copyOf(setNames), st.isLocking(), upsert, shape, jpql, summary, st.hasAdvisoryLock(),
+                List.copyOf(setNames), st.isLocking(), upsert, shape, jpql, summary, new LockDetail(st.advisoryLock(),
                 st.isLocking() && !st.orderBy() && st.whereColumns().stream()
-                        .anyMatch(w -> w.operator().equals("IN") || w.operator().equals("ANY"))));
+                        .anyMatch(w -> w.operator().equals("IN") || w.operator().equals("ANY")),
+                st.nowait() || st.skipLocked() || st.advisoryLock().contains("try"))));
     }
 
     private static boolean isVersionOrTimestamp(String column) {

@@ -91,6 +91,12 @@ public final class JsonReportWriter implements ReportWriter {
             f.put("fix", finding.fix());
             putLocations(f.putArray("related"), root, finding.related());
             putLocations(f.putArray("path"), root, finding.codeFlow());
+            if (!finding.otherFlows().isEmpty()) {
+                ArrayNode others = f.putArray("otherPaths");
+                for (List<CodeLocation> other : finding.otherFlows()) {
+                    putLocations(others.addArray(), root, other);
+                }
+            }
         }
 
         ArrayNode diagnostics = doc.putArray("diagnostics");

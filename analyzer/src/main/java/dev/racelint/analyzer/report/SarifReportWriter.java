@@ -251,16 +251,16 @@ public final class SarifReportWriter implements ReportWriter {
         }
 
         if (!finding.codeFlow().isEmpty()) {
-            List<ThreadFlowLocation> steps = new ArrayList<>();
-            for (CodeLocation step : finding.codeFlow()) {
-                ThreadFlowLocation tfl = new ThreadFlowLocation();
-                tfl.setLocation(location(root, step));
-                steps.add(tfl);
+            // One code flow; a finding about concurrent paths (a deadlock) has one thread flow per path.
+            List<ThreadFlow> threadFlows = new ArrayList<>();
+            threadFlows.add(threadFlow(root, finding.codeFlow()));
+            for (List<CodeLocation> other : finding.otherFlows()) {
+                if (!other.isEmpty()) {
+                    threadFlows.add(threadFlow(root, other));
+                }
             }
-            ThreadFlow threadFlow = new ThreadFlow();
-            threadFlow.setLocations(steps);
             CodeFlow codeFlow = new CodeFlow();
-            codeFlow.setThreadFlows(new ArrayList<>(List.of(threadFlow)));
+            codeFlow.setThreadFlows(threadFlows);
             result.setCodeFlows(new ArrayList<>(List.of(codeFlow)));
         }
 
@@ -275,6 +275,18 @@ public final class SarifReportWriter implements ReportWriter {
         fingerprints.setAdditionalProperty(FINGERPRINT_KEY, finding.fingerprint());
         result.setPartialFingerprints(fingerprints);
         return result;
+    }
+
+    private static ThreadFlow threadFlow(Path root, List<CodeLocation> path) {
+        List<ThreadFlowLocation> steps = new ArrayList<>();
+        for (CodeLocation step : path) {
+            ThreadFlowLocation tfl = new ThreadFlowLocation();
+            tfl.setLocation(location(root, step));
+            steps.add(tfl);
+        }
+        ThreadFlow threadFlow = new ThreadFlow();
+        threadFlow.setLocations(steps);
+        return threadFlow;
     }
 
     private static Optional<String> sourceLine(ScanReport report, CodeLocation location) {

@@ -89,28 +89,13 @@ public final class TextReportWriter implements ReportWriter {
         }
 
         List<CodeLocation> flow = finding.codeFlow();
-        if (!flow.isEmpty()) {
-            text.append("  path:\n");
-            int numberWidth = String.valueOf(flow.size()).length();
-            int placeWidth = 0;
-            for (CodeLocation step : flow) {
-                placeWidth = Math.max(placeWidth, place(root, step).length());
-            }
-            for (int i = 0; i < flow.size(); i++) {
-                CodeLocation step = flow.get(i);
-                String number = String.valueOf(i + 1);
-                text.append("    ").append(" ".repeat(numberWidth - number.length()))
-                        .append(number).append(". ");
-                String place = place(root, step);
-                text.append(place);
-                if (step.label() != null && !step.label().isBlank()) {
-                    text.append(" ".repeat(placeWidth - place.length() + 2)).append(step.label());
-                }
-                text.append('\n');
-            }
+        appendPath(text, root, "path", flow);
+        Set<String> shown = new HashSet<>();
+        for (List<CodeLocation> other : finding.otherFlows()) {
+            appendPath(text, root, "other thread", other);
+            other.forEach(step -> shown.add(place(root, step)));
         }
 
-        Set<String> shown = new HashSet<>();
         for (CodeLocation step : flow) {
             shown.add(place(root, step));
         }
@@ -128,6 +113,29 @@ public final class TextReportWriter implements ReportWriter {
 
         if (finding.fix() != null && !finding.fix().isBlank()) {
             text.append("  fix: ").append(finding.fix()).append('\n');
+        }
+    }
+
+    private static void appendPath(StringBuilder text, Path root, String title, List<CodeLocation> flow) {
+        if (flow.isEmpty()) {
+            return;
+        }
+        text.append("  ").append(title).append(":\n");
+        int numberWidth = String.valueOf(flow.size()).length();
+        int placeWidth = 0;
+        for (CodeLocation step : flow) {
+            placeWidth = Math.max(placeWidth, place(root, step).length());
+        }
+        for (int i = 0; i < flow.size(); i++) {
+            CodeLocation step = flow.get(i);
+            String number = String.valueOf(i + 1);
+            text.append("    ").append(" ".repeat(numberWidth - number.length())).append(number).append(". ");
+            String place = place(root, step);
+            text.append(place);
+            if (step.label() != null && !step.label().isBlank()) {
+                text.append(" ".repeat(placeWidth - place.length() + 2)).append(step.label());
+            }
+            text.append('\n');
         }
     }
 

@@ -5,6 +5,8 @@ import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.HandlerModel;
 import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.locks.LockModel;
+import dev.racelint.analyzer.locks.LockOrderGraph;
+import dev.racelint.analyzer.retry.RetryFacts;
 import dev.racelint.analyzer.locks.LockScope;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
@@ -26,28 +28,38 @@ public final class MethodContext {
     private final HandlerModel handlers;
     private final Reachability reachability;
     private final LockModel locks;
-    private final dev.racelint.analyzer.retry.RetryFacts retries;
+    private final LockOrderGraph lockOrder;
+    private final RetryFacts retries;
 
     public MethodContext(MethodInfo method, TransactionModel transactions, PersistenceModel persistence,
-            HandlerModel handlers, Reachability reachability, LockModel locks,
-            dev.racelint.analyzer.retry.RetryFacts retries) {
+            HandlerModel handlers, Reachability reachability, LockModel locks, LockOrderGraph lockOrder,
+            RetryFacts retries) {
         this.method = method;
         this.transactions = transactions;
         this.persistence = persistence;
         this.handlers = handlers;
         this.reachability = reachability;
         this.locks = locks;
+        this.lockOrder = lockOrder;
         this.retries = retries;
     }
 
     /** Retry shapes in this method whose waits have no jitter or no bound. */
-    public dev.racelint.analyzer.retry.RetryFacts retries() {
+    public RetryFacts retries() {
         return retries;
     }
 
     /** Lock scopes in this method: synchronized, Lock.lock()..unlock(), FOR UPDATE row locks to commit. */
     public List<LockScope> lockScopes() {
         return locks.scopesIn(method);
+    }
+
+    /**
+     * Lock-order cycles reported in this method: those whose first edge's outer lock is held here.
+     * Each cycle is reported once in the whole program.
+     */
+    public List<LockOrderGraph.Cycle> lockOrderCycles() {
+        return lockOrder.cyclesReportedIn(method);
     }
 
     /** Network I/O and sleeps reached while a lock scope's lock is held. */

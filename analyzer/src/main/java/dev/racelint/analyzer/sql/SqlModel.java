@@ -75,7 +75,8 @@ public final class SqlModel {
     private final ConcurrentHashMap<Key, SqlStatement> cache = new ConcurrentHashMap<>();
     private final AtomicInteger parsedCount = new AtomicInteger();
     private final AtomicInteger fallbackCount = new AtomicInteger();
-    private final List<String> fallbackExamples = new ArrayList<>();
+    /** Every text that fell back, sorted, so the examples reported do not depend on thread timing. */
+    private final java.util.TreeSet<String> fallbackExamples = new java.util.TreeSet<>();
     private final long timeoutMillis;
 
     public SqlModel() {
@@ -102,7 +103,8 @@ public final class SqlModel {
 
     public Stats stats() {
         synchronized (fallbackExamples) {
-            return new Stats(parsedCount.get(), fallbackCount.get(), fallbackExamples);
+            return new Stats(parsedCount.get(), fallbackCount.get(),
+                    fallbackExamples.stream().limit(MAX_EXAMPLES).toList());
         }
     }
 
@@ -144,11 +146,9 @@ public final class SqlModel {
         } else {
             fallbackCount.incrementAndGet();
             synchronized (fallbackExamples) {
-                if (fallbackExamples.size() < MAX_EXAMPLES) {
-                    String example = text.strip();
-                    fallbackExamples.add(example.length() > MAX_EXAMPLE_LENGTH
-                            ? example.substring(0, MAX_EXAMPLE_LENGTH) + "..." : example);
-                }
+                String example = text.strip();
+                fallbackExamples.add(example.length() > MAX_EXAMPLE_LENGTH
+                        ? example.substring(0, MAX_EXAMPLE_LENGTH) + "..." : example);
             }
         }
         return computed;

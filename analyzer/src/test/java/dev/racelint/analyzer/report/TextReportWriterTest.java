@@ -1,5 +1,7 @@
 package dev.racelint.analyzer.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import static dev.racelint.analyzer.report.ReportFixtures.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -159,6 +161,26 @@ class TextReportWriterTest {
         String text = render(new TextReportWriter(), only(longFlow));
         assertThat(text).contains("\n     1. src/main/java/com/acme/OrderService.java:42  placeOrder()")
                 .contains("\n    10. src/main/java/com/acme/OrderService.java:42  placeOrder()");
+    }
+
+    @Test
+    void concurrentPathsArePrintedAsOtherThreads() {
+        Finding base = ReportFixtures.ioFinding();
+        Finding deadlock = new Finding(base.ruleId(), base.level(), base.message(), base.primary(), base.related(),
+                base.codeFlow(), base.fix(), base.fingerprint(), base.enclosingMethod(),
+                List.of(List.of(base.codeFlow().get(2), base.codeFlow().get(0))));
+        String text = render(new TextReportWriter(), only(deadlock));
+        assertThat(text).contains("  path:\n    1. ")
+                .contains("  other thread:\n    1. " + ReportPaths.display(ReportFixtures.ROOT, base.codeFlow().get(2).file()));
+        JsonNode json;
+        try {
+            json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(render(new JsonReportWriter(), only(deadlock)));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        JsonNode others = json.path("findings").get(0).path("otherPaths");
+        assertThat(others.size()).isEqualTo(1);
+        assertThat(others.get(0).size()).isEqualTo(2);
     }
 
     private static ScanReport only(Finding finding) {
