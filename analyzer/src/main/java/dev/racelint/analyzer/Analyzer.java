@@ -7,6 +7,7 @@ import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.handlers.HandlerModel;
+import dev.racelint.analyzer.handlers.JobFacts;
 import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.locks.LockModel;
@@ -96,6 +97,7 @@ public final class Analyzer {
         Reachability reachability = new Reachability(graph, persistence, transactions);
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
         RetryFacts retries = new RetryFacts(index);
+        JobFacts jobs = new JobFacts(index, reachability);
         long t5 = lap(timings, "models", t4);
         List<MethodInfo> methods = index.methods();
         // Per-method facts that several rules and the whole-program lock graph read, computed on all
@@ -110,7 +112,7 @@ public final class Analyzer {
         int done = 0;
         for (MethodInfo method : methods) {
             MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks, lockOrder,
-                    retries);
+                    retries, jobs);
             for (Rule rule : active) {
                 try {
                     rule.check(context, findings::add);

@@ -41,7 +41,12 @@ public final class UnlockedScheduledJobRule implements Rule {
         if (job == null || job.kind() != Handler.Kind.SCHEDULED || job.exclusive()) {
             return;
         }
-        List<Reached<DbOp>> ops = context.reachability().databaseOperations(context.method(), false);
+        if (context.jobs().checksOwnership(context.method()) || context.jobs().flushesLocalState(context.method())) {
+            return; // a leader / partition owner does the work, or the work is this instance's own state
+        }
+        // work reached through a method that first checks this instance owns it (a partition, leadership) is claimed
+        List<Reached<DbOp>> ops = context.reachability().databaseOperations(context.method(), false).stream()
+                .filter(op -> !ownedOnTheWay(context, op)).toList();
         for (Reached<DbOp> op : ops) {
             DbOp item = op.item();
             if (item.advisoryLock() || (item.kind() == DbOp.Kind.READ && item.locked()) // rows claimed FOR UPDATE (SKIP LOCKED)
@@ -63,7 +68,7 @@ public final class UnlockedScheduledJobRule implements Rule {
         }
         if (effect == null) {
             for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
-                if (HandlerRules.irreversible(site.item())) {
+                if (HandlerRules.irreversible(site.item()) && !ownedOnTheWay(context, site)) {
                     effect = site.item().location();
                     what = "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")";
                     path = site;
@@ -86,5 +91,9 @@ public final class UnlockedScheduledJobRule implements Rule {
         reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
                 HandlerRules.flow(at, path, effect), rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), "job", ""), context.method().signature()));
+    }
+
+    private static boolean ownedOnTheWay(MethodContext context, Reached<?> reached) {
+        return reached.path().stream().anyMatch(call -> context.jobs().checksOwnership(call.callee()));
     }
 }

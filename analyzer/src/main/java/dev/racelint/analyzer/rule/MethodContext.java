@@ -3,6 +3,7 @@ package dev.racelint.analyzer.rule;
 import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.HandlerModel;
+import dev.racelint.analyzer.handlers.JobFacts;
 import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.locks.LockModel;
 import dev.racelint.analyzer.locks.LockOrderGraph;
@@ -30,10 +31,11 @@ public final class MethodContext {
     private final LockModel locks;
     private final LockOrderGraph lockOrder;
     private final RetryFacts retries;
+    private final JobFacts jobs;
 
     public MethodContext(MethodInfo method, TransactionModel transactions, PersistenceModel persistence,
             HandlerModel handlers, Reachability reachability, LockModel locks, LockOrderGraph lockOrder,
-            RetryFacts retries) {
+            RetryFacts retries, JobFacts jobs) {
         this.method = method;
         this.transactions = transactions;
         this.persistence = persistence;
@@ -42,6 +44,12 @@ public final class MethodContext {
         this.locks = locks;
         this.lockOrder = lockOrder;
         this.retries = retries;
+        this.jobs = jobs;
+    }
+
+    /** How a scheduled job makes sure it alone does the work (leadership, partition ownership, local state). */
+    public JobFacts jobs() {
+        return jobs;
     }
 
     /** Retry shapes in this method whose waits have no jitter or no bound. */

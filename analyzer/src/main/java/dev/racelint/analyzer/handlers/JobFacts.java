@@ -1,0 +1,89 @@
+package dev.racelint.analyzer.handlers;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.stmt.ContinueStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.persistence.DbOp;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a scheduled job does to decide that it alone does the work, or that the work is its own:
+ * a leadership or partition-ownership check before the work, and flushing state that lives only in
+ * this instance's memory.
+ */
+public final class JobFacts {
+
+    /** isLeader(), hasLeadership(), isMyPartition(), isSystemTenantPartitionMine(), isPrimary()... */
+    private static final Pattern OWNERSHIP = Pattern.compile(
+            "(is|has|am)[A-Za-z]*(Leader|Leadership|Master|Primary|Mine|MyPartition|Owner)[A-Za-z]*");
+    /** Calls that empty an in-memory buffer after its contents were taken. */
+    private static final Set<String> DRAINS = Set.of("clear", "drainTo", "sumThenReset", "getAndSet", "reset",
+            "resetCounters", "clearCounters");
+
+    private final ProgramIndex index;
+    private final Reachability reachability;
+
+    public JobFacts(ProgramIndex index, Reachability reachability) {
+        this.index = index;
+        this.reachability = reachability;
+    }
+
+    /**
+     * The job leaves early ({@code return} / {@code continue}) unless this instance owns the work: a
+     * leader election or partition ownership plays the part of a lock.
+     */
+    public boolean checksOwnership(MethodInfo job) {
+        Node body = job.body();
+        if (body == null) {
+            return false;
+        }
+        for (IfStmt test : body.findAll(IfStmt.class)) {
+            if (!index.isOwnCode(test, job)) {
+                continue;
+            }
+            boolean ownership = test.getCondition().findAll(MethodCallExpr.class).stream()
+                    .anyMatch(c -> OWNERSHIP.matcher(c.getNameAsString()).matches())
+                    || test.getCondition() instanceof MethodCallExpr c && OWNERSHIP.matcher(c.getNameAsString()).matches();
+            boolean leaves = !test.getThenStmt().findAll(ReturnStmt.class).isEmpty()
+                    || !test.getThenStmt().findAll(ContinueStmt.class).isEmpty()
+                    || (test.getThenStmt() instanceof ReturnStmt) || (test.getThenStmt() instanceof ContinueStmt);
+            if (ownership && leaves) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The job flushes this instance's own in-memory state: it (or a method it calls) empties a
+     * buffer or counter after taking its contents, and reads nothing from the database itself, so
+     * what it writes exists on this instance only and every instance must write its own.
+     */
+    public boolean flushesLocalState(MethodInfo job) {
+        List<Reachability.Reached<MethodInfo>> near = reachability.methods(job, false, 1);
+        boolean drains = false;
+        for (Reachability.Reached<MethodInfo> m : near) {
+            Node body = m.item().body();
+            if (body != null && body.findAll(MethodCallExpr.class).stream()
+                    .anyMatch(c -> DRAINS.contains(c.getNameAsString()) && c.getScope().isPresent())) {
+                drains = true;
+                break;
+            }
+        }
+        if (!drains) {
+            return false;
+        }
+        for (Reachability.Reached<DbOp> op : reachability.databaseOperations(job, false)) {
+            if (op.path().size() <= 1 && op.item().kind() == DbOp.Kind.READ) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
