@@ -53,10 +53,29 @@ public final class UnjitteredRetryRule implements Rule {
             report(rule, context, at, "This loop catches the failure and tries again with no attempt limit: during an "
                     + "outage it retries forever.", "unbounded:" + loop, reporter);
         }
+        reportLibraries(rule, context, file, reporter);
         for (Node sleep : retries.unjitteredSleepsInRetryLoops(context.method())) {
             report(rule, context, SourceLocations.of(file, sleep, "sleep without jitter"),
                     "This retry loop waits " + sleep + " with no randomness: clients that failed together retry together.",
                     sleep.toString(), reporter);
+        }
+    }
+
+    private static void reportLibraries(RuleDescriptor rule, MethodContext context, java.nio.file.Path file,
+            Reporter reporter) {
+        for (var wait : context.retries().unjitteredLibraryWaits(context.method())) {
+            CodeLocation at = wait.at() instanceof com.github.javaparser.ast.expr.MethodCallExpr call
+                    ? SourceLocations.of(file, call.getName(), wait.library() + " wait without jitter")
+                    : SourceLocations.of(file, wait.at(), wait.library() + " wait without jitter");
+            report(rule, context, at,
+                    "This " + wait.library() + " retry waits without randomness (" + wait.detail()
+                            + "): clients that failed together retry together.", wait.at().toString(), reporter);
+        }
+        for (var retry : context.retries().nonRetryableRetries(context.method())) {
+            report(rule, context, SourceLocations.of(file, retry.at(), "retries " + retry.exception()),
+                    retry.exception() + " is retried (" + retry.how() + "), but a client error other than 429 or a "
+                            + "payload that does not parse fails the same way every time: the retries only add load "
+                            + "and delay the error.", "non-retryable:" + retry.exception() + ":" + retry.at(), reporter);
         }
     }
 

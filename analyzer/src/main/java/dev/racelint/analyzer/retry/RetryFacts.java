@@ -5,6 +5,7 @@ import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
+import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.NormalAnnotationExpr;
@@ -41,6 +42,24 @@ public final class RetryFacts {
     private static final Set<String> RETRYABLE = Set.of("org.springframework.retry.annotation.Retryable");
     private static final Set<String> FIXED_POLICIES = Set.of("org.springframework.retry.backoff.ExponentialBackOffPolicy",
             "org.springframework.retry.backoff.FixedBackOffPolicy");
+
+    /** Failures that a retry cannot fix: client errors other than 429, and payloads that do not parse. */
+    private static final Set<String> NON_RETRYABLE = Set.of("HttpClientErrorException", "BadRequest", "Unauthorized",
+            "Forbidden", "NotFound", "MethodNotAllowed", "NotAcceptable", "Conflict", "Gone", "UnsupportedMediaType",
+            "UnprocessableEntity", "HttpMessageNotReadableException", "JsonProcessingException", "JsonParseException",
+            "JsonMappingException", "MismatchedInputException", "InvalidFormatException", "DateTimeParseException",
+            "NumberFormatException", "ClientErrorException", "BadRequestException", "NotFoundException",
+            "ForbiddenException", "NotAuthorizedException");
+    /** Resilience4j and Guava-retrying waits that are never randomised. */
+    private static final Set<String> FIXED_INTERVAL_FACTORIES = Set.of("ofExponentialBackoff", "ofDefaults", "of");
+    private static final Set<String> GUAVA_FIXED_WAITS = Set.of("fixedWait", "exponentialWait", "incrementingWait",
+            "fibonacciWait");
+
+    /** A library-configured or hand-computed wait between attempts with no randomness. */
+    public record UnjitteredWait(Node at, String library, String detail) {}
+
+    /** A retry of a failure that will fail the same way again. */
+    public record NonRetryableRetry(Node at, String exception, String how) {}
 
     private final ProgramIndex index;
     private final Annotations annotations;
@@ -242,5 +261,174 @@ public final class RetryFacts {
             }
         }
         return null;
+    }
+
+    // ---- retry libraries -----------------------------------------------------------------------
+
+    /**
+     * Waits set up through a retry library with no randomness: Resilience4j
+     * {@code IntervalFunction.ofExponentialBackoff/of} and {@code RetryConfig...waitDuration(..)}
+     * without an interval function, Failsafe {@code withBackoff/withDelay} without
+     * {@code withJitter}, Guava-retrying's fixed/exponential/incrementing waits; and hand-written
+     * back-off arithmetic ({@code base * Math.pow(2, n)}, {@code base << n}) in a delay method of a
+     * class that never draws a random number.
+     */
+    public List<UnjitteredWait> unjitteredLibraryWaits(MethodInfo method) {
+        List<UnjitteredWait> out = new ArrayList<>();
+        Node body = method.body();
+        if (body == null) {
+            return out;
+        }
+        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+            if (!index.isOwnCode(call, method)) {
+                continue;
+            }
+            String name = call.getNameAsString();
+            String scope = call.getScope().map(Object::toString).orElse("");
+            if (scope.endsWith("IntervalFunction") && FIXED_INTERVAL_FACTORIES.contains(name)) {
+                out.add(new UnjitteredWait(call, "Resilience4j", "IntervalFunction." + name + "(..) never randomises the "
+                        + "interval: use IntervalFunction.ofExponentialRandomBackoff or ofRandomized"));
+            } else if (name.equals("waitDuration") && chainHas(call, "custom") && !chainHas(call, "intervalFunction")
+                    && !chainHas(call, "intervalBiFunction")) {
+                out.add(new UnjitteredWait(call, "Resilience4j", "RetryConfig waitDuration(..) waits the same time after "
+                        + "every failure: set intervalFunction(IntervalFunction.ofExponentialRandomBackoff(..))"));
+            } else if ((name.equals("withBackoff") || name.equals("withDelay") && call.getArguments().size() == 1)
+                    && (chainHas(call, "builder") || scope.contains("RetryPolicy")) && !chainHas(call, "withJitter")) {
+                out.add(new UnjitteredWait(call, "Failsafe", "RetryPolicy " + name + "(..) without withJitter(..)"));
+            } else if (scope.endsWith("WaitStrategies") && GUAVA_FIXED_WAITS.contains(name)
+                    && !statementMentions(call, "randomWait")) {
+                out.add(new UnjitteredWait(call, "Guava-retrying", "WaitStrategies." + name + "(..) without a randomWait"));
+            }
+        }
+        if (isDelayComputation(method)) {
+            for (ReturnStmt ret : body.findAll(ReturnStmt.class)) {
+                if (ret.getExpression().isPresent() && growsWithoutJitter(ret.getExpression().get())
+                        && index.isOwnCode(ret, method)) {
+                    out.add(new UnjitteredWait(ret, "custom back-off", "the delay " + ret.getExpression().get()
+                            + " doubles with the attempt and has no random part"));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A method computing a retry delay: named for it, or any method of a *Backoff class; and no randomness in its class. */
+    private static boolean isDelayComputation(MethodInfo method) {
+        String name = method.name().toLowerCase(Locale.ROOT);
+        String type = method.declaringType().simpleName().toLowerCase(Locale.ROOT);
+        boolean delayish = type.contains("backoff") || name.contains("backoff") || name.contains("delay")
+                || name.contains("nextwait") || name.contains("interval");
+        if (!delayish || method.returnsVoid()) {
+            return false;
+        }
+        String classText = method.declaringType().declaration().toString().toLowerCase(Locale.ROOT);
+        return !classText.contains("random") && !classText.contains("jitter");
+    }
+
+    private static boolean growsWithoutJitter(Expression e) {
+        boolean pow = e.findAll(MethodCallExpr.class).stream().anyMatch(m -> m.getNameAsString().equals("pow"));
+        boolean shift = e.findAll(com.github.javaparser.ast.expr.BinaryExpr.class).stream()
+                .anyMatch(b -> b.getOperator() == com.github.javaparser.ast.expr.BinaryExpr.Operator.LEFT_SHIFT);
+        return pow || shift;
+    }
+
+    /** The fluent chain {@code call} belongs to calls {@code name} somewhere (before or after it). */
+    private static boolean chainHas(MethodCallExpr call, String name) {
+        MethodCallExpr top = call;
+        while (top.getParentNode().orElse(null) instanceof MethodCallExpr parent
+                && parent.getScope().isPresent() && parent.getScope().get() == top) {
+            top = parent;
+        }
+        // walk down the scope of the outermost call
+        for (Expression e = top; e instanceof MethodCallExpr m; e = m.getScope().orElse(null)) {
+            if (m.getNameAsString().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean statementMentions(Node node, String text) {
+        Node n = node;
+        while (n.getParentNode().isPresent() && !(n instanceof Statement)) {
+            n = n.getParentNode().get();
+        }
+        return n.toString().contains(text);
+    }
+
+    // ---- non-retryable failures ----------------------------------------------------------------
+
+    /**
+     * Retries of failures that cannot succeed on a second try: a 4xx other than 429, or a payload
+     * that does not parse. Spring Retry {@code @Retryable(retryFor/value/include = ..)},
+     * Resilience4j {@code retryExceptions(..)}, Failsafe {@code handle(..)}, and hand-written loops
+     * whose catch of such an exception stays in the loop.
+     */
+    public List<NonRetryableRetry> nonRetryableRetries(MethodInfo method) {
+        List<NonRetryableRetry> out = new ArrayList<>();
+        if (method.declaration() instanceof MethodDeclaration decl) {
+            annotations.find(decl, RETRYABLE).ifPresent(a -> {
+                for (com.github.javaparser.ast.expr.ClassExpr c : a.findAll(com.github.javaparser.ast.expr.ClassExpr.class)) {
+                    if (isNonRetryable(c.getType().asString()) && !inExclusion(c)) {
+                        out.add(new NonRetryableRetry(c, c.getType().asString(), "@Retryable retries it"));
+                    }
+                }
+            });
+        }
+        Node body = method.body();
+        if (body == null) {
+            return out;
+        }
+        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+            String name = call.getNameAsString();
+            if ((name.equals("retryExceptions") || name.equals("handle") || name.equals("retryOnException"))
+                    && index.isOwnCode(call, method)) {
+                for (Expression arg : call.getArguments()) {
+                    if (arg instanceof com.github.javaparser.ast.expr.ClassExpr c && isNonRetryable(c.getType().asString())) {
+                        out.add(new NonRetryableRetry(c, c.getType().asString(), name + "(..) retries it"));
+                    }
+                }
+            }
+        }
+        for (CatchClause c : body.findAll(CatchClause.class)) {
+            Statement loop = enclosingLoop(c);
+            if (loop == null || loop instanceof ForEachStmt || !index.isOwnCode(c, method) || alwaysLeaves(c.getBody())
+                    || !(c.getParentNode().orElse(null) instanceof TryStmt t)) {
+                continue;
+            }
+            // a retry goes round to the same work: the try leaves the loop once it succeeds, or the catch waits
+            boolean retries = leavesOnSuccess(t.getTryBlock()) || c.getBody().findAll(MethodCallExpr.class).stream()
+                    .anyMatch(m -> m.getNameAsString().equals("sleep"));
+            if (!retries) {
+                continue;
+            }
+            String caught = c.getParameter().getType().asString();
+            String text = c.getBody().toString();
+            boolean checksStatus = text.contains("429") || text.contains("TOO_MANY_REQUESTS") || text.contains("is4xx")
+                    || text.contains("is5xx") || text.contains("getStatusCode") || text.contains("statusCode");
+            for (String alternative : caught.split("\\|")) {
+                String type = alternative.trim();
+                if (isNonRetryable(type) && !checksStatus) {
+                    out.add(new NonRetryableRetry(c.getParameter(), type, "the loop catches it and tries again"));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isNonRetryable(String typeName) {
+        String simple = typeName.substring(typeName.lastIndexOf('.') + 1);
+        return NON_RETRYABLE.contains(simple);
+    }
+
+    /** {@code noRetryFor}/{@code exclude}/{@code notRecoverable} list what is NOT retried. */
+    private static boolean inExclusion(Node classExpr) {
+        for (Node n = classExpr; n != null; n = n.getParentNode().orElse(null)) {
+            if (n instanceof com.github.javaparser.ast.expr.MemberValuePair pair) {
+                String key = pair.getNameAsString();
+                return key.equals("noRetryFor") || key.equals("exclude") || key.equals("notRecoverable");
+            }
+        }
+        return false;
     }
 }
