@@ -18,4 +18,11 @@ public record AnalysisResult(
         Path sourceRoot,
         int filesAnalysed,
         int methodsAnalysed,
-        java.util.LinkedHashMap<String, Long> timingsMillis) {}
+        java.util.LinkedHashMap<String, Long> timingsMillis,
+        List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed) {
+
+    public AnalysisResult {
+        findings = List.copyOf(findings);
+        suppressed = List.copyOf(suppressed);
+    }
+}

@@ -13,6 +13,7 @@ import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.locks.LockModel;
 import dev.racelint.analyzer.locks.LockOrderGraph;
 import dev.racelint.analyzer.retry.RetryFacts;
+import dev.racelint.analyzer.suppress.Suppressions;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
 import dev.racelint.analyzer.persistence.DbOpClassifier;
@@ -135,12 +136,15 @@ public final class Analyzer {
 
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(FINDING_ORDER);
+        Suppressions.Result suppression = Suppressions.apply(sorted, parsed.files());
+        diagnostics.addAll(suppression.notes());
         diagnostics.sort(DiagnosticOrder.INSTANCE);
         Path root = options.sourceRoot() != null ? options.sourceRoot().toAbsolutePath().normalize()
                 : options.paths().isEmpty() ? Path.of("").toAbsolutePath()
                 : SourceRoots.forScannedPath(options.paths().get(0));
         List<RuleDescriptor> descriptors = active.stream().map(Rule::descriptor).toList();
-        return new AnalysisResult(descriptors, sorted, diagnostics, root, parsed.files().size(), methods.size(), timings);
+        return new AnalysisResult(descriptors, suppression.kept(), diagnostics, root, parsed.files().size(), methods.size(),
+                timings, suppression.suppressed());
     }
 
     /** Runs a memoising per-method computation on {@code threads} threads; failures surface later, in the rule pass. */

@@ -53,7 +53,7 @@ final class ExplainCommand implements Callable<Integer> {
         Rule rule = registry.find(id.strip());
         if (rule == null) {
             throw new ParameterException(spec.commandLine(),
-                    "unknown rule id '" + id + "'; valid ids: " + ScanCommand.validIds(registry));
+                    "unknown rule id '" + id + "'; valid ids: " + AnalysisInput.validIds(registry));
         }
         String help = rule.descriptor().helpMarkdown();
         PrintWriter out = spec.commandLine().getOut();

@@ -4,6 +4,9 @@ import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.AnalysisResult;
 import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.ProgressListener;
+import dev.racelint.analyzer.baseline.Baseline;
+import dev.racelint.analyzer.diff.ChangedLines;
+import dev.racelint.analyzer.review.Review;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
@@ -74,6 +77,7 @@ import picocli.CommandLine.Spec;
             "  racelint scan services/orders --exclude '**/generated/**' --fail-on warning",
             "  racelint scan . --format sarif --output racelint.sarif --fail-on none",
             "  racelint scan . --format json | jq '.summary'",
+            "  racelint scan . --baseline racelint-baseline.json --diff origin/main",
             "",
             "Exit codes: 0 no finding at or above --fail-on, 1 at least one, 2 usage error, "
                     + "3 internal error.",
@@ -110,9 +114,8 @@ final class ScanCommand implements Callable<Integer> {
     @Mixin
     DebugOption debugOption;
 
-    @Parameters(paramLabel = "PATH", arity = "0..*", showDefaultValue = Visibility.NEVER,
-            description = "Files or folders to scan. Default: . (the current folder).")
-    List<Path> paths = new ArrayList<>();
+    @Mixin
+    AnalysisInput input;
 
     @Option(names = "--format", paramLabel = "FORMAT",
             description = "Report format: ${COMPLETION-CANDIDATES}. SARIF 2.1.0 is what GitHub code "
@@ -130,45 +133,28 @@ final class ScanCommand implements Callable<Integer> {
                     + "${COMPLETION-CANDIDATES}. 'none' always exits with 0 after a complete scan.")
     FailOn failOn = FailOn.error;
 
-    @Option(names = "--rules", paramLabel = "ID", split = ",", showDefaultValue = Visibility.NEVER,
-            description = "Run only these rules (comma-separated ids, see 'racelint rules'). "
-                    + "Default: all rules.")
-    List<String> ruleIds = new ArrayList<>();
-
-    @Option(names = "--include-tests",
-            description = "Also scan test sources (src/test, src/it, src/*Test*...).")
-    boolean includeTests;
-
-    @Option(names = "--exclude", paramLabel = "GLOB", showDefaultValue = Visibility.NEVER,
-            description = "Leave out files and folders matching GLOB, relative to the scanned folder, "
-                    + "'/'-separated, for example '**/generated/**'. Repeatable.")
-    List<String> excludes = new ArrayList<>();
-
-    @Option(names = "--classpath", paramLabel = "CP", showDefaultValue = Visibility.NEVER,
-            description = "Jars of the scanned code's dependencies, separated by '${sys:path.separator}'. "
-                    + "Optional: it sharpens type resolution, racelint works without it. "
-                    + "Default: none.")
-    String classpath;
-
-    @Option(names = "--source-root", paramLabel = "DIR", showDefaultValue = Visibility.NEVER,
-            description = "Folder that report paths (and SARIF URIs) are relative to. Default: the "
-                    + "git work tree holding the first PATH, else that PATH.")
-    Path sourceRoot;
-
     @Option(names = "--sarif-category", paramLabel = "CAT", showDefaultValue = Visibility.NEVER,
             description = "SARIF runs.automationDetails.id, the category GitHub code scanning files "
                     + "the results under (needed when one repository uploads several racelint "
                     + "runs). Default: none.")
     String sarifCategory;
 
-    @Option(names = "--threads", paramLabel = "N", showDefaultValue = Visibility.NEVER,
-            description = "Worker threads for parsing. Default: the number of available processors.")
-    Integer threads;
+    @Option(names = "--baseline", paramLabel = "FILE", showDefaultValue = Visibility.NEVER,
+            description = "Report only findings that are not in this baseline (see 'racelint baseline "
+                    + "create'); the summary says how many were baselined and how many baseline entries "
+                    + "no longer match (fixed).")
+    Path baseline;
 
-    @Option(names = "--max-file-size", paramLabel = "BYTES", converter = ByteSizeConverter.class,
-            description = "Skip (with a diagnostic) source files larger than this; k, m and g "
-                    + "suffixes are accepted.")
-    long maxFileSize = AnalysisOptions.DEFAULT_MAX_FILE_BYTES;
+    @Option(names = "--diff", paramLabel = "REF", showDefaultValue = Visibility.NEVER,
+            description = "Report only findings whose location or path touches a line changed since the "
+                    + "git revision REF (committed, staged or not, and untracked files), e.g. origin/main: "
+                    + "what a pull request introduces.")
+    String diffRef;
+
+    @Option(names = "--include-suppressed",
+            description = "Also write findings suppressed in the source (@SuppressWarnings(\"racelint:ID\"), "
+                    + "// racelint:ignore ID reason), marked as suppressed. Default: they are only counted.")
+    boolean includeSuppressed;
 
     @Option(names = "--timings", description = "Print the time each analysis phase took to stderr.")
     boolean timings;
@@ -184,10 +170,10 @@ final class ScanCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RuleRegistry registry = parent.registry();
 
-        AnalysisOptions options = new AnalysisOptions(
-                checkedPaths(), includeTests, excludes, checkedClasspath(), checkedThreads(),
-                checkedRuleIds(registry), checkedMaxFileSize(), checkedSourceRoot());
+        AnalysisOptions options = input.options(registry);
         Path target = checkedOutput();
+        Baseline loadedBaseline = checkedBaseline();
+        ChangedLines changes = checkedDiff(options);
 
         long start = System.nanoTime();
         AnalysisResult result;
@@ -197,9 +183,10 @@ final class ScanCommand implements Callable<Integer> {
             result = new Analyzer(registry.rules(), ApiCatalogue.builtIn()).analyze(options, listener);
         }
 
-        ScanReport report = new ScanReport(VersionProvider.version(), result.rules(), result.findings(),
+        Review review = Review.of(result, loadedBaseline, changes, includeSuppressed);
+        ScanReport report = new ScanReport(VersionProvider.version(), result.rules(), review.findings(),
                 result.diagnostics(), result.sourceRoot(), blankToNull(sarifCategory),
-                result.filesAnalysed(), new FileSourceLines());
+                result.filesAnalysed(), new FileSourceLines(), review.triage());
         long beforeWrite = System.nanoTime();
         ReportWriter writer = switch (format) {
             case text -> new TextReportWriter(useColor(target));
@@ -219,7 +206,7 @@ final class ScanCommand implements Callable<Integer> {
             printTimings(err, result, (end - beforeWrite) / 1_000_000, (end - start) / 1_000_000);
         }
         err.flush();
-        return exitCode(result.findings());
+        return exitCode(review.findings());
     }
 
     private int exitCode(List<Finding> findings) {
@@ -271,99 +258,31 @@ final class ScanCommand implements Callable<Integer> {
         return new ParameterException(spec.commandLine(), message);
     }
 
-    private List<Path> checkedPaths() {
-        List<Path> given = paths.isEmpty() ? List.of(Path.of(".")) : paths;
-        List<Path> checked = new ArrayList<>();
-        for (Path path : given) {
-            if (!Files.exists(path)) {
-                throw usage("path does not exist: " + path);
-            }
-            if (!Files.isDirectory(path) && !path.getFileName().toString().endsWith(".java")) {
-                throw usage("not a folder or a .java file: " + path);
-            }
-            if (!Files.isReadable(path)) {
-                throw usage("cannot read: " + path);
-            }
-            checked.add(path);
-        }
-        return checked;
-    }
-
-    private List<Path> checkedClasspath() {
-        if (classpath == null || classpath.isBlank()) {
-            return List.of();
-        }
-        List<Path> entries = new ArrayList<>();
-        for (String entry : classpath.split(java.util.regex.Pattern.quote(File.pathSeparator))) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            Path path;
-            try {
-                path = Path.of(entry.strip());
-            } catch (InvalidPathException e) {
-                throw usage("bad --classpath entry: " + entry);
-            }
-            if (!Files.exists(path)) {
-                throw usage("--classpath entry does not exist: " + entry);
-            }
-            entries.add(path);
-        }
-        return entries;
-    }
-
-    private int checkedThreads() {
-        if (threads == null) {
-            return Runtime.getRuntime().availableProcessors();
-        }
-        if (threads < 1) {
-            throw usage("--threads must be at least 1, not " + threads);
-        }
-        return threads;
-    }
-
-    private long checkedMaxFileSize() {
-        if (maxFileSize < 1) {
-            throw usage("--max-file-size must be a positive number of bytes, not " + maxFileSize);
-        }
-        return maxFileSize;
-    }
-
-    private Set<String> checkedRuleIds(RuleRegistry registry) {
-        Set<String> wanted = new LinkedHashSet<>();
-        for (String id : ruleIds) {
-            if (!id.isBlank()) {
-                wanted.add(id.strip());
-            }
-        }
-        if (!ruleIds.isEmpty() && wanted.isEmpty()) {
-            throw usage("--rules needs at least one rule id; valid ids: " + validIds(registry));
-        }
-        Set<String> known = registry.descriptors().stream().map(RuleDescriptor::id)
-                .collect(Collectors.toCollection(LinkedHashSet::new));
-        List<String> unknown = wanted.stream().filter(id -> !known.contains(id)).toList();
-        if (!unknown.isEmpty()) {
-            throw usage((unknown.size() == 1 ? "unknown rule id '" + unknown.get(0) + "'"
-                    : "unknown rule ids " + unknown.stream().map(id -> "'" + id + "'")
-                            .collect(Collectors.joining(", ")))
-                    + " in --rules; valid ids: " + validIds(registry));
-        }
-        return wanted;
-    }
-
-    static String validIds(RuleRegistry registry) {
-        List<String> ids = registry.descriptors().stream().map(RuleDescriptor::id).toList();
-        return ids.isEmpty() ? "(none: no rules are installed)" : String.join(", ", ids);
-    }
-
-    private Path checkedSourceRoot() {
-        if (sourceRoot == null) {
+    private Baseline checkedBaseline() {
+        if (baseline == null) {
             return null;
         }
-        if (!Files.isDirectory(sourceRoot)) {
-            throw usage("--source-root is not a folder: " + sourceRoot);
+        if (!Files.isRegularFile(baseline)) {
+            throw usage("--baseline file does not exist: " + baseline);
         }
-        return sourceRoot;
+        try {
+            return Baseline.read(baseline);
+        } catch (IOException e) {
+            throw usage("--baseline: " + e.getMessage());
+        }
+    }
+
+    private ChangedLines checkedDiff(AnalysisOptions options) {
+        if (diffRef == null) {
+            return null;
+        }
+        Path first = options.paths().get(0).toAbsolutePath();
+        Path folder = Files.isDirectory(first) ? first : first.getParent();
+        try {
+            return ChangedLines.since(diffRef.strip(), folder);
+        } catch (IOException e) {
+            throw usage("--diff " + diffRef + ": " + e.getMessage());
+        }
     }
 
     private Path checkedOutput() {

@@ -63,7 +63,7 @@ public final class JavaSourceParser {
         return new Result(files, sorted);
     }
 
-    static ParserConfiguration configuration() {
+    public static ParserConfiguration configuration() {
         return new ParserConfiguration()
                 .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_25)
                 .setStoreTokens(true)

@@ -21,7 +21,8 @@ import java.util.List;
  *   "tool": "racelint",
  *   "version": "0.1.0",
  *   "sourceRoot": "/abs/path/to/root",
- *   "summary": {"findings": 3, "error": 2, "warning": 1, "note": 0, "files": 41, "diagnostics": 2},
+ *   "summary": {"findings": 3, "error": 2, "warning": 1, "note": 0, "files": 41, "diagnostics": 2,
+ *               "sqlFallback": 0, "suppressed": 0, "baselined": 1, "baselineFixed": 0, "outsideDiff": 4},
  *   "findings": [{
  *     "ruleId": "io-in-transaction", "level": "error", "message": "plain text",
  *     "file": "src/main/java/A.java", "startLine": 42, "startColumn": 20, "endLine": 42,
@@ -74,8 +75,27 @@ public final class JsonReportWriter implements ReportWriter {
         summary.put("sqlFallback", report.diagnostics().stream()
                 .filter(d -> d.code().equals(dev.racelint.analyzer.finding.Diagnostic.SQL_FALLBACK)).count());
 
+        ScanReport.Triage triage = report.triage();
+        summary.put("suppressed", triage.suppressed().size());
+        if (triage.baselined() >= 0) {
+            summary.put("baselined", triage.baselined());
+            summary.put("baselineFixed", triage.baselineFixed());
+        }
+        if (triage.outsideDiff() >= 0) {
+            summary.put("outsideDiff", triage.outsideDiff());
+        }
+
+        java.util.Map<Finding, dev.racelint.analyzer.suppress.Suppression> suppressions = new java.util.IdentityHashMap<>();
+        List<Finding> written = new java.util.ArrayList<>(report.findings());
+        if (triage.includeSuppressed()) {
+            triage.suppressed().forEach(s -> {
+                suppressions.put(s.finding(), s.suppression());
+                written.add(s.finding());
+            });
+            written.sort(dev.racelint.analyzer.Analyzer.FINDING_ORDER);
+        }
         ArrayNode findings = doc.putArray("findings");
-        for (Finding finding : report.findings()) {
+        for (Finding finding : written) {
             ObjectNode f = findings.addObject();
             f.put("ruleId", finding.ruleId());
             f.put("level", finding.level().sarifName());
@@ -91,6 +111,13 @@ public final class JsonReportWriter implements ReportWriter {
             f.put("fix", finding.fix());
             putLocations(f.putArray("related"), root, finding.related());
             putLocations(f.putArray("path"), root, finding.codeFlow());
+            dev.racelint.analyzer.suppress.Suppression suppression = suppressions.get(finding);
+            if (suppression != null) {
+                ObjectNode sup = f.putObject("suppressed");
+                sup.put("kind", suppression.kind() == dev.racelint.analyzer.suppress.Suppression.Kind.COMMENT
+                        ? "comment" : "annotation");
+                sup.put("justification", suppression.justification());
+            }
             if (!finding.otherFlows().isEmpty()) {
                 ArrayNode others = f.putArray("otherPaths");
                 for (List<CodeLocation> other : finding.otherFlows()) {

@@ -17,6 +17,7 @@ import com.contrastsecurity.sarif.ReportingDescriptor;
 import com.contrastsecurity.sarif.ReportingDescriptorReference;
 import com.contrastsecurity.sarif.Result;
 import com.contrastsecurity.sarif.Run;
+import com.contrastsecurity.sarif.Suppression;
 import com.contrastsecurity.sarif.RunAutomationDetails;
 import com.contrastsecurity.sarif.SarifSchema210;
 import com.contrastsecurity.sarif.ThreadFlow;
@@ -116,8 +117,37 @@ public final class SarifReportWriter implements ReportWriter {
 
         List<Result> results = new ArrayList<>();
         Map<String, Integer> lineHashCounts = new HashMap<>();
-        for (Finding finding : report.findings()) {
-            results.add(result(report, finding, ruleIndex, lineHashCounts));
+        ScanReport.Triage triage = report.triage();
+        if (!triage.includeSuppressed()) {
+            for (Finding finding : report.findings()) {
+                results.add(result(report, finding, ruleIndex, lineHashCounts));
+            }
+        } else {
+            // GitHub reads suppressions all-or-none: every result carries the property, empty when not suppressed.
+            Map<Finding, dev.racelint.analyzer.suppress.Suppression> suppressions = new java.util.IdentityHashMap<>();
+            List<Finding> all = new ArrayList<>(report.findings());
+            for (var s : triage.suppressed()) {
+                suppressions.put(s.finding(), s.suppression());
+                all.add(s.finding());
+            }
+            all.sort(dev.racelint.analyzer.Analyzer.FINDING_ORDER);
+            for (Finding finding : all) {
+                Result result = result(report, finding, ruleIndex, lineHashCounts);
+                java.util.Set<Suppression> marks = new java.util.LinkedHashSet<>();
+                var by = suppressions.get(finding);
+                if (by != null) {
+                    Suppression mark = new Suppression();
+                    mark.setKind(Suppression.Kind.IN_SOURCE);
+                    mark.setStatus(Suppression.Status.ACCEPTED);
+                    if (by.hasJustification()) {
+                        mark.setJustification(by.justification());
+                    }
+                    mark.setLocation(location(root, by.location()));
+                    marks.add(mark);
+                }
+                result.setSuppressions(marks);
+                results.add(result);
+            }
         }
 
         Invocation invocation = new Invocation();

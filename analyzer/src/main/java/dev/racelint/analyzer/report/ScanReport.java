@@ -3,6 +3,7 @@ package dev.racelint.analyzer.report;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.rule.RuleDescriptor;
+import dev.racelint.analyzer.suppress.SuppressedFinding;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param sarifCategory  SARIF {@code automationDetails.id}, or null
  * @param filesAnalysed  number of source files analysed
  * @param sources        read access to the source lines, for excerpts
+ * @param triage         what was left out of {@code findings} and why: suppressed in the source,
+ *                       accepted by a baseline, outside a diff
  */
 public record ScanReport(
         String toolVersion,
@@ -29,7 +32,44 @@ public record ScanReport(
         Path sourceRoot,
         String sarifCategory,
         int filesAnalysed,
-        SourceLines sources) {
+        SourceLines sources,
+        Triage triage) {
+
+    public ScanReport(String toolVersion, List<RuleDescriptor> rules, List<Finding> findings, List<Diagnostic> diagnostics,
+            Path sourceRoot, String sarifCategory, int filesAnalysed, SourceLines sources) {
+        this(toolVersion, rules, findings, diagnostics, sourceRoot, sarifCategory, filesAnalysed, sources, Triage.NONE);
+    }
+
+    /**
+     * Findings left out of the report.
+     *
+     * @param suppressed         findings silenced in the source, with their suppression
+     * @param includeSuppressed  write the suppressed findings too, marked as suppressed (SARIF
+     *                           {@code suppressions}); otherwise they are only counted
+     * @param baselined          findings a baseline accepts; -1 when no baseline was given
+     * @param baselineFixed      baseline entries that matched nothing (fixed); -1 when no baseline
+     * @param outsideDiff        findings that do not touch the changed lines; -1 when no diff was given
+     */
+    public record Triage(List<SuppressedFinding> suppressed, boolean includeSuppressed, int baselined,
+            int baselineFixed, int outsideDiff) {
+        public static final Triage NONE = new Triage(List.of(), false, -1, -1, -1);
+
+        public Triage {
+            suppressed = List.copyOf(suppressed);
+        }
+
+        public Triage withSuppressed(List<SuppressedFinding> list, boolean include) {
+            return new Triage(list, include, baselined, baselineFixed, outsideDiff);
+        }
+
+        public Triage withBaseline(int accepted, int fixed) {
+            return new Triage(suppressed, includeSuppressed, accepted, fixed, outsideDiff);
+        }
+
+        public Triage withOutsideDiff(int count) {
+            return new Triage(suppressed, includeSuppressed, baselined, baselineFixed, count);
+        }
+    }
 
     /** Read access to a scanned file's lines (1-based), without re-decoding it per call. */
     public interface SourceLines {
@@ -40,5 +80,6 @@ public record ScanReport(
         rules = List.copyOf(rules);
         findings = List.copyOf(findings);
         diagnostics = List.copyOf(diagnostics);
+        triage = triage == null ? Triage.NONE : triage;
     }
 }

@@ -234,6 +234,20 @@ public final class TextReportWriter implements ReportWriter {
         if (scanWide > 0) {
             line.append("; ").append(count(scanWide, "other diagnostic", "other diagnostics"));
         }
+        ScanReport.Triage triage = report.triage();
+        if (!triage.suppressed().isEmpty()) {
+            line.append("; ").append(triage.suppressed().size()).append(" suppressed in the source");
+        }
+        if (triage.baselined() >= 0) {
+            line.append("; ").append(triage.baselined()).append(" in the baseline");
+            if (triage.baselineFixed() > 0) {
+                line.append(" (").append(count(triage.baselineFixed(), "baseline entry", "baseline entries"))
+                        .append(" no longer found: fixed)");
+            }
+        }
+        if (triage.outsideDiff() >= 0) {
+            line.append("; ").append(triage.outsideDiff()).append(" outside the diff");
+        }
         return line.append('.').toString();
     }
 
