@@ -1,6 +1,8 @@
 package dev.racelint.cli;
 
 import dev.racelint.analyzer.AnalysisOptions;
+import dev.racelint.analyzer.config.ProjectConfig;
+import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import java.io.File;
@@ -66,10 +68,68 @@ final class AnalysisInput {
                     + "suffixes are accepted.")
     long maxFileSize = AnalysisOptions.DEFAULT_MAX_FILE_BYTES;
 
-    /** The checked options; {@code sourceRootOverride} replaces --source-root when not null. */
-    AnalysisOptions options(RuleRegistry registry) {
-        return new AnalysisOptions(checkedPaths(), includeTests, excludes, checkedClasspath(), checkedThreads(),
-                checkedRuleIds(registry), checkedMaxFileSize(), checkedSourceRoot());
+    @Option(names = "--config", paramLabel = "FILE", showDefaultValue = Visibility.NEVER,
+            description = "Project configuration (rules, levels, excludes, your own API wrappers; see 'racelint "
+                    + "init'). Default: racelint.yml or .racelint.yml in the first PATH, if there is one.")
+    Path configFile;
+
+    @Option(names = "--no-config", description = "Ignore racelint.yml.")
+    boolean noConfig;
+
+    /** The checked options, with what the project's configuration adds (null: none). */
+    AnalysisOptions options(RuleRegistry registry, ProjectConfig config) {
+        List<String> allExcludes = new ArrayList<>(excludes);
+        Set<String> rules = checkedRuleIds(registry);
+        if (config != null) {
+            allExcludes.addAll(config.excludes());
+            if (rules.isEmpty() && !config.disabledRules().isEmpty()) {
+                rules = new LinkedHashSet<>();
+                for (RuleDescriptor d : registry.descriptors()) {
+                    if (!config.disabledRules().contains(d.id())) {
+                        rules.add(d.id());
+                    }
+                }
+            }
+        }
+        return new AnalysisOptions(checkedPaths(), includeTests, allExcludes, checkedClasspath(), checkedThreads(),
+                rules, checkedMaxFileSize(), checkedSourceRoot());
+    }
+
+    /** The project's configuration, read and checked (a problem is a usage error naming file:line), or null. */
+    ProjectConfig config(RuleRegistry registry) {
+        if (noConfig) {
+            return null;
+        }
+        Path file = configFile;
+        if (file == null) {
+            List<Path> roots = checkedPaths();
+            file = ProjectConfig.find(roots.get(0)).orElse(null);
+            if (file == null) {
+                return null;
+            }
+        } else if (!Files.isRegularFile(file)) {
+            throw usage("--config file does not exist: " + file);
+        }
+        try {
+            ProjectConfig config = ProjectConfig.read(file);
+            Set<String> known = new LinkedHashSet<>();
+            registry.descriptors().forEach(d -> known.add(d.id()));
+            config.checkRuleIds(known);
+            return config;
+        } catch (ProjectConfig.ConfigException e) {
+            throw usage(e.getMessage());
+        } catch (java.io.IOException e) {
+            throw usage("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** The API catalogue with the project's declared wrappers added. */
+    static ApiCatalogue catalogue(ProjectConfig config) {
+        ApiCatalogue catalogue = ApiCatalogue.builtIn();
+        if (config != null) {
+            config.extend(catalogue);
+        }
+        return catalogue;
     }
 
     private ParameterException usage(String message) {

@@ -5,7 +5,7 @@ import dev.racelint.analyzer.AnalysisResult;
 import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
-import dev.racelint.analyzer.effects.ApiCatalogue;
+import dev.racelint.analyzer.config.ProjectConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -78,8 +78,9 @@ final class BaselineCommand implements Callable<Integer> {
         Path file = Path.of(DEFAULT_FILE);
 
         Baseline current() {
-            AnalysisOptions options = input.options(baseline.parent.registry());
-            AnalysisResult result = new Analyzer(baseline.parent.registry().rules(), ApiCatalogue.builtIn())
+            ProjectConfig config = input.config(baseline.parent.registry());
+            AnalysisOptions options = input.options(baseline.parent.registry(), config);
+            AnalysisResult result = new Analyzer(baseline.parent.registry().rules(), AnalysisInput.catalogue(config))
                     .analyze(options, ProgressListener.NONE);
             return Baseline.of(result.findings(), result.sourceRoot());
         }

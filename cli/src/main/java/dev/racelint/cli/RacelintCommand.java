@@ -45,7 +45,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             "Exit codes: 0 no findings at or above --fail-on, 1 findings, 2 usage error,",
             "3 internal error. Run 'racelint COMMAND --help' for a command's options.",
         },
-        subcommands = {ScanCommand.class, BaselineCommand.class, RulesCommand.class, ExplainCommand.class})
+        subcommands = {ScanCommand.class, BaselineCommand.class, InitCommand.class, RulesCommand.class, ExplainCommand.class})
 public final class RacelintCommand implements Callable<Integer> {
 
     @Spec

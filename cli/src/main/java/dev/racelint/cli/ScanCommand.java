@@ -5,6 +5,7 @@ import dev.racelint.analyzer.AnalysisResult;
 import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
+import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.diff.ChangedLines;
 import dev.racelint.analyzer.review.Review;
 import dev.racelint.analyzer.effects.ApiCatalogue;
@@ -85,7 +86,7 @@ import picocli.CommandLine.Spec;
 final class ScanCommand implements Callable<Integer> {
 
     /** Output formats. */
-    enum Format { text, sarif, json }
+    enum Format { text, sarif, json, html }
 
     /** The lowest finding level that fails the scan. */
     enum FailOn {
@@ -119,7 +120,8 @@ final class ScanCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT",
             description = "Report format: ${COMPLETION-CANDIDATES}. SARIF 2.1.0 is what GitHub code "
-                    + "scanning uploads; JSON is a plain document for scripts.")
+                    + "scanning uploads; JSON is a plain document for scripts; HTML is one self-contained "
+                    + "page for people (open it in a browser, works offline).")
     Format format = Format.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", showDefaultValue = Visibility.NEVER,
@@ -170,7 +172,8 @@ final class ScanCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RuleRegistry registry = parent.registry();
 
-        AnalysisOptions options = input.options(registry);
+        ProjectConfig config = input.config(registry);
+        AnalysisOptions options = input.options(registry, config);
         Path target = checkedOutput();
         Baseline loadedBaseline = checkedBaseline();
         ChangedLines changes = checkedDiff(options);
@@ -180,7 +183,11 @@ final class ScanCommand implements Callable<Integer> {
         boolean showProgress = System.console() != null;
         try (ConsoleProgress progress = showProgress ? new ConsoleProgress(err) : null) {
             ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
-            result = new Analyzer(registry.rules(), ApiCatalogue.builtIn()).analyze(options, listener);
+            result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config)).analyze(options, listener);
+        }
+        if (config != null) {
+            result = config.applyLevels(result);
+            err.println("racelint: " + config.describe(result.sourceRoot()));
         }
 
         Review review = Review.of(result, loadedBaseline, changes, includeSuppressed);
@@ -192,6 +199,7 @@ final class ScanCommand implements Callable<Integer> {
             case text -> new TextReportWriter(useColor(target));
             case sarif -> new SarifReportWriter();
             case json -> new JsonReportWriter();
+            case html -> new dev.racelint.analyzer.report.HtmlReportWriter();
         };
         if (target == null) {
             writer.write(report, out);
@@ -306,6 +314,21 @@ final class ScanCommand implements Callable<Integer> {
 
     // ---- output
 
+    /** Temporary report files being written: removed if the JVM stops (Ctrl-C) before they are moved into place. */
+    private static final Set<Path> PENDING_TEMP_FILES = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (Path temp : PENDING_TEMP_FILES) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException ignored) {
+                    // best effort while the JVM stops
+                }
+            }
+        }, "racelint-cleanup"));
+    }
+
     @FunctionalInterface
     interface WriterBody {
         void writeTo(Writer writer) throws IOException;
@@ -318,8 +341,11 @@ final class ScanCommand implements Callable<Integer> {
     static void writeAtomically(Path target, WriterBody body) {
         Path dir = target.getParent();
         Path temp = null;
+        Path created = null;
         try {
             temp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+            created = temp;
+            PENDING_TEMP_FILES.add(created);
             try (Writer writer = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
                 body.writeTo(writer);
             }
@@ -340,6 +366,9 @@ final class ScanCommand implements Callable<Integer> {
                 } catch (IOException ignored) {
                     // best effort
                 }
+            }
+            if (created != null) {
+                PENDING_TEMP_FILES.remove(created);
             }
         }
     }

@@ -102,7 +102,7 @@ class ScanCommandTest {
     @Test
     void aBadOptionValueIsAUsageError() {
         assertUsageError(run(Cli.testRules(), "scan", dir.toString(), "--format", "xml"),
-                "Invalid value for option '--format': expected one of [text, sarif, json]");
+                "Invalid value for option '--format': expected one of [text, sarif, json, html]");
         assertUsageError(run(Cli.testRules(), "scan", dir.toString(), "--fail-on", "fatal"),
                 "Invalid value for option '--fail-on'");
         assertUsageError(run(Cli.testRules(), "scan", dir.toString(), "--threads", "0"),

@@ -49,6 +49,12 @@ final class HandlerRules {
         };
     }
 
+    /** The handler reaches a declared idempotency-store claim (racelint.yml {@code idempotency-store}). */
+    static boolean claimsIdempotencyKey(dev.racelint.analyzer.rule.MethodContext context) {
+        return context.reachability().effects(context.method(), false).stream()
+                .anyMatch(r -> r.item().effect().kind() == EffectKind.IDEMPOTENCY_CLAIM);
+    }
+
     static boolean irreversible(EffectSite site) {
         return site.effect().kind() == EffectKind.NETWORK;
     }

@@ -52,6 +52,9 @@ public final class NonIdempotentConsumerRule implements Rule {
                 return; // a guarded state transition with its count tested: a redelivery finds it done
             }
         }
+        if (HandlerRules.claimsIdempotencyKey(context)) {
+            return; // the team's own idempotency store (declared in racelint.yml) detects the redelivery
+        }
         RuleDescriptor rule = descriptor();
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 handler.describe());

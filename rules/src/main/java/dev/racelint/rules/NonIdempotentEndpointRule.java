@@ -47,7 +47,7 @@ public final class NonIdempotentEndpointRule implements Rule {
     public void check(MethodContext context, Reporter reporter) {
         Handler handler = context.handler().orElse(null);
         if (handler == null || handler.kind() != Handler.Kind.HTTP || !"POST".equals(handler.httpMethod())
-                || enforcesKey(context, handler.headers())) {
+                || enforcesKey(context, handler.headers()) || HandlerRules.claimsIdempotencyKey(context)) {
             return;
         }
         RuleDescriptor rule = descriptor();

@@ -53,6 +53,9 @@ public final class ApiCatalogue {
     private final List<Entry> anyReceiver = new ArrayList<>();
     private final List<InterfaceEntry> interfaces = new ArrayList<>();
 
+    private final Set<String> declaredExact = new java.util.HashSet<>();
+    private final List<Pattern> declaredPatterns = new ArrayList<>();
+
     public static ApiCatalogue builtIn() {
         try (InputStream in = ApiCatalogue.class.getClassLoader().getResourceAsStream(RESOURCE)) {
             if (in == null) {
@@ -64,6 +67,40 @@ public final class ApiCatalogue {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Adds a project's own declarations (from racelint.yml): the same format, but they may name
+     * types in the scanned code (a team's wrapper client), which then count as the API they wrap.
+     */
+    public void loadDeclared(JsonNode root) {
+        for (JsonNode api : root.path("apis")) {
+            for (String type : strings(api.path("types"))) {
+                if (type.contains("*")) {
+                    declaredPatterns.add(globToRegex(type));
+                } else {
+                    declaredExact.add(type);
+                }
+            }
+        }
+        load(root);
+    }
+
+    /** Whether a project type (by qualified name) was declared as an API in the project's config. */
+    public boolean declares(String qualifiedName) {
+        if (declaredExact.contains(qualifiedName)) {
+            return true;
+        }
+        for (Pattern p : declaredPatterns) {
+            if (p.matcher(qualifiedName).matches()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public boolean hasDeclarations() {
+        return !declaredExact.isEmpty() || !declaredPatterns.isEmpty();
     }
 
     /** Adds the entries of a catalogue document (same format as the built-in resource). */

@@ -22,6 +22,8 @@ public enum EffectKind {
     LOCK,
     UNLOCK,
     ACK,
+    /** Claiming an idempotency key in a store the team declared (racelint.yml): a duplicate is detected. */
+    IDEMPOTENCY_CLAIM,
     COMMIT,
     ROLLBACK
 }

@@ -119,6 +119,26 @@ public final class LockModel {
                     lockObjectName(call.getScope().get(), method), !call.getNameAsString().equals("tryLock"),
                     n -> between(n, start, end)));
         }
+        // a team's own lock API declared in racelint.yml: held from the acquiring call to its release on the
+        // same receiver, or to the end of the method
+        for (EffectSite site : graph.facts(method).effects()) {
+            if (site.effect().kind() != EffectKind.LOCK || !graph.index().isOwnCode(site.call(), method)) {
+                continue;
+            }
+            MethodCallExpr call = site.call();
+            String receiver = call.getScope().map(Object::toString).orElse("");
+            Position start = call.getEnd().orElse(null);
+            Position end = releaseAfter(graph.facts(method).effects(), receiver, start);
+            StringBuilder key = new StringBuilder();
+            if (!call.getArguments().isEmpty()) {
+                appendLiteralParts(call.getArgument(0), key);
+            }
+            String api = site.effect().api().replace("()", "");
+            String name = api + "(" + (key.isEmpty() ? "" : "\"" + key + "\"") + ")";
+            out.add(new LockScope(LockScope.Kind.LOCK, method, call, site.location().withLabel("takes " + name),
+                    name, name, LockName.named(name), !call.getNameAsString().startsWith("try"),
+                    n -> between(n, start, end)));
+        }
         // ops() includes a DAO helper's lock one call away: a row lock outlives the helper, held to commit
         for (DbOp op : persistence.ops(method)) {
             boolean advisory = op.advisoryLock();
@@ -291,6 +311,20 @@ public final class LockModel {
             }
         }
         return false;
+    }
+
+    private static Position releaseAfter(List<EffectSite> effects, String receiver, Position after) {
+        Position best = null;
+        for (EffectSite site : effects) {
+            if (site.effect().kind() == EffectKind.UNLOCK
+                    && site.call().getScope().map(Object::toString).orElse("").equals(receiver)) {
+                Position at = site.call().getBegin().orElse(null);
+                if (at != null && after != null && at.isAfter(after) && (best == null || at.isBefore(best))) {
+                    best = at;
+                }
+            }
+        }
+        return best;
     }
 
     private static Position unlockAfter(Node body, String receiver, Position after) {

@@ -14,9 +14,15 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntConsumer;
 
 /**
@@ -25,30 +31,77 @@ import java.util.function.IntConsumer;
  */
 public final class JavaSourceParser {
 
+    /** How long one file may take to parse before it is given up (a pathological file must not stall the scan). */
+    public static final Duration DEFAULT_FILE_TIME_LIMIT = Duration.ofSeconds(60);
+
+    private static final int PENDING = 0;
+    private static final int RUNNING = 1;
+    private static final int DONE = 2;
+    private static final int ABANDONED = 3;
+
     private final int threads;
+    private final long limitNanos;
 
     public JavaSourceParser(int threads) {
+        this(threads, DEFAULT_FILE_TIME_LIMIT);
+    }
+
+    public JavaSourceParser(int threads, Duration fileTimeLimit) {
         this.threads = Math.max(1, threads);
+        this.limitNanos = fileTimeLimit.toNanos();
     }
 
     public record Result(List<ParsedFile> files, List<Diagnostic> diagnostics) {}
 
+    /**
+     * Parses on {@code threads} workers. A file that runs past the time limit is given up: it
+     * becomes a {@code too-slow} diagnostic, its worker is left to finish on its own (a parser
+     * cannot be interrupted) and a fresh worker takes its slot, so the scan goes on at full width.
+     */
     public Result parseAll(List<SourceFile> sources, IntConsumer progress) {
-        ParsedFile[] parsed = new ParsedFile[sources.size()];
+        int n = sources.size();
+        ParsedFile[] parsed = new ParsedFile[n];
         List<Diagnostic> diagnostics = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger done = new AtomicInteger();
+        AtomicIntegerArray state = new AtomicIntegerArray(n);
+        AtomicLongArray started = new AtomicLongArray(n);
+        Semaphore slots = new Semaphore(threads);
+        CountDownLatch finished = new CountDownLatch(n);
         ThreadLocal<JavaParser> parsers = ThreadLocal.withInitial(() -> new JavaParser(configuration()));
-        ForkJoinPool pool = new ForkJoinPool(threads);
+        AtomicInteger workers = new AtomicInteger();
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(null, r, "racelint-parser-" + workers.incrementAndGet(), WORKER_STACK_BYTES);
+            t.setDaemon(true);
+            return t;
+        });
         try {
-            pool.submit(() -> java.util.stream.IntStream.range(0, sources.size()).parallel().forEach(i -> {
-                parsed[i] = parseOne(parsers.get(), sources.get(i), diagnostics);
-                progress.accept(done.incrementAndGet());
-            })).get();
+            for (int i = 0; i < n; i++) {
+                while (!slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                    giveUpOverdue(sources, state, started, slots, finished, diagnostics, done, progress);
+                }
+                int index = i;
+                pool.execute(() -> {
+                    started.set(index, System.nanoTime());
+                    state.set(index, RUNNING);
+                    ParsedFile result = null;
+                    try {
+                        result = parseOne(parsers.get(), sources.get(index), diagnostics);
+                    } finally {
+                        if (state.compareAndSet(index, RUNNING, DONE)) {
+                            parsed[index] = result;
+                            slots.release();
+                            progress.accept(done.incrementAndGet());
+                            finished.countDown();
+                        }
+                    }
+                });
+            }
+            while (!finished.await(100, TimeUnit.MILLISECONDS)) {
+                giveUpOverdue(sources, state, started, slots, finished, diagnostics, done, progress);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("parsing interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("parsing failed", e.getCause());
         } finally {
             pool.shutdownNow();
         }
@@ -61,6 +114,24 @@ public final class JavaSourceParser {
         List<Diagnostic> sorted = new ArrayList<>(diagnostics);
         sorted.sort(DiagnosticOrder.INSTANCE);
         return new Result(files, sorted);
+    }
+
+    /** Parser threads get a deeper stack than the default, so deeply nested (generated) code still parses. */
+    private static final long WORKER_STACK_BYTES = 16L * 1024 * 1024;
+
+    private void giveUpOverdue(List<SourceFile> sources, AtomicIntegerArray state, AtomicLongArray started,
+            Semaphore slots, CountDownLatch finished, List<Diagnostic> diagnostics, AtomicInteger done,
+            IntConsumer progress) {
+        long now = System.nanoTime();
+        for (int i = 0; i < state.length(); i++) {
+            if (state.get(i) == RUNNING && now - started.get(i) > limitNanos && state.compareAndSet(i, RUNNING, ABANDONED)) {
+                diagnostics.add(new Diagnostic(sources.get(i).path(), 0, 0, Level.WARNING, "too-slow",
+                        "skipped: parsing took longer than " + TimeUnit.NANOSECONDS.toSeconds(limitNanos) + " s"));
+                slots.release();
+                progress.accept(done.incrementAndGet());
+                finished.countDown();
+            }
+        }
     }
 
     public static ParserConfiguration configuration() {

@@ -20,7 +20,7 @@ import java.util.List;
  * {
  *   "tool": "racelint",
  *   "version": "0.1.0",
- *   "sourceRoot": "/abs/path/to/root",
+ *   "sourceRoot": "orders-service",
  *   "summary": {"findings": 3, "error": 2, "warning": 1, "note": 0, "files": 41, "diagnostics": 2,
  *               "sqlFallback": 0, "suppressed": 0, "baselined": 1, "baselineFixed": 0, "outsideDiff": 4},
  *   "findings": [{
@@ -36,7 +36,7 @@ import java.util.List;
  * </pre>
  *
  * <p>Files are relative to {@code sourceRoot}, {@code /}-separated, not URI-encoded;
- * {@code sourceRoot} is absolute and {@code /}-separated. Columns are 1-based UTF-16 code units and
+ * {@code sourceRoot} is the name of that folder (no absolute path is written). Columns are 1-based UTF-16 code units and
  * {@code endColumn} is one past the last character. A diagnostic's {@code file}, {@code line} and
  * {@code column} are {@code null} when not known. Keys always appear, in the order above; the
  * output is deterministic and ends with a newline.
@@ -59,7 +59,8 @@ public final class JsonReportWriter implements ReportWriter {
         ObjectNode doc = MAPPER.createObjectNode();
         doc.put("tool", TOOL_NAME);
         doc.put("version", report.toolVersion());
-        doc.put("sourceRoot", root == null ? null : ReportPaths.absolute(root));
+        // the root's folder name only: reports carry no machine paths (they are shared and uploaded)
+        doc.put("sourceRoot", root == null || root.getFileName() == null ? null : root.getFileName().toString());
 
         LevelCounts counts = LevelCounts.of(report.findings());
         int errors = counts.errors();

@@ -161,7 +161,8 @@ public final class SarifReportWriter implements ReportWriter {
         }
 
         ArtifactLocation srcRoot = new ArtifactLocation();
-        srcRoot.setUri(ReportPaths.directoryUri(root));
+        // No uri: the report names no machine path; consumers (GitHub) resolve %SRCROOT% to their checkout.
+        srcRoot.setDescription(message("The folder the scan's paths are relative to (the repository root when it is a git work tree)."));
         OriginalUriBaseIds baseIds = new OriginalUriBaseIds();
         baseIds.setAdditionalProperty(SRCROOT, srcRoot);
 

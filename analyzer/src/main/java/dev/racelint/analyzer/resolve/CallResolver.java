@@ -126,6 +126,19 @@ public final class CallResolver {
         }
         ExpressionTyper.Typed receiver = typer.typeOf(scope);
         TypeRef type = receiver.type();
+        if (type.isProject() && catalogue.hasDeclarations()) {
+            // A team's own wrapper declared in racelint.yml is the API it wraps: stop there.
+            List<String> names = new ArrayList<>();
+            for (TypeRef t : index.supertypeClosure(type.project())) {
+                if (t.isProject() && catalogue.declares(t.project().qualifiedName())) {
+                    names.add(t.project().qualifiedName());
+                }
+            }
+            ApiCatalogue.Match declared = names.isEmpty() ? null : catalogue.match(names, chainFrom(call));
+            if (declared != null) {
+                return new Resolution(List.of(), !receiver.isTypeName(), declared);
+            }
+        }
         if (type.isProject()) {
             // A scanned subclass of a catalogued client (a hand-written or checked-in gRPC stub,
             // a RestTemplate subclass) is that client: stop there rather than walk its internals.

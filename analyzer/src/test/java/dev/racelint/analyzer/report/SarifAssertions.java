@@ -37,8 +37,9 @@ import java.util.regex.Pattern;
  *   <li>every result has a location with an artifact URI and a region with a start line;</li>
  *   <li>every {@code artifactLocation.uri} (results, related locations, code flows,
  *       notifications) is relative: no scheme, no leading {@code /}, no {@code \}, and its
- *       {@code uriBaseId} is {@code %SRCROOT%}; {@code originalUriBaseIds["%SRCROOT%"]} is an
- *       absolute {@code file:} URI ending with {@code /};</li>
+ *       {@code uriBaseId} is {@code %SRCROOT%}; {@code originalUriBaseIds["%SRCROOT%"]} exists and,
+ *       when it has a {@code uri}, that is an absolute {@code file:} URI ending with {@code /}
+ *       (racelint writes none: reports carry no machine paths);</li>
  *   <li>related location ids are unique, and every {@code [text](n)} link in a result's
  *       {@code message.text} names one of them.</li>
  * </ul>
@@ -180,7 +181,9 @@ public final class SarifAssertions {
 
         JsonNode srcRoot = run.path("originalUriBaseIds").path(SRCROOT);
         String rootUri = srcRoot.path("uri").asText("");
-        if (!rootUri.startsWith("file:/") || !rootUri.endsWith("/")) {
+        if (srcRoot.isMissingNode()) {
+            problems.add(at + ".originalUriBaseIds has no \"" + SRCROOT + "\" entry");
+        } else if (srcRoot.has("uri") && (!rootUri.startsWith("file:/") || !rootUri.endsWith("/"))) {
             problems.add(at + ".originalUriBaseIds[\"" + SRCROOT
                     + "\"].uri must be an absolute file: URI ending with '/' but is " + srcRoot.path("uri"));
         }

@@ -1,0 +1,116 @@
+package dev.racelint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.racelint.analyzer.report.SarifAssertions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The composite action in the repository root: its inputs, and its scan step run as GitHub would
+ * run it (bash, GITHUB_OUTPUT, RUNNER_TEMP), against a racelint built from these sources.
+ */
+class GitHubActionTest {
+
+    private static final Path ACTION = Path.of("../action.yml");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theActionDeclaresItsInputsAndUploadsBeforeFailing() throws IOException {
+        JsonNode action = yaml();
+        assertThat(action.path("inputs").fieldNames()).toIterable()
+                .contains("path", "fail-on", "category", "baseline", "diff-base");
+        assertThat(action.path("runs").path("using").asText()).isEqualTo("composite");
+        List<String> uses = new ArrayList<>();
+        for (JsonNode step : action.path("runs").path("steps")) {
+            uses.add(step.path("uses").asText(step.path("id").asText("")));
+        }
+        assertThat(uses).containsSubsequence("actions/setup-java@v4", "scan", "github/codeql-action/upload-sarif@v3", "");
+    }
+
+    @Test
+    void theScanStepWritesSarifAndReportsTheExitCodeWithoutFailingBeforeTheUpload() throws Exception {
+        Sources.write(dir, "repo/src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Step run = runScanStep(Map.of("RACELINT_FAIL_ON", "error"));
+
+        assertThat(run.exitCode()).as(run.log()).isZero();
+        assertThat(run.outputs()).contains("exit-code=1");
+        Path sarif = dir.resolve("tmp/racelint.sarif");
+        assertThat(run.outputs()).contains("sarif=" + sarif);
+        String text = Files.readString(sarif);
+        SarifAssertions.assertValidForGitHub(text);
+        assertThat(new ObjectMapper().readTree(text).path("runs").get(0).path("automationDetails").path("id").asText())
+                .startsWith("racelint");
+
+        Step clean = runScanStep(Map.of("RACELINT_FAIL_ON", "none"));
+        assertThat(clean.exitCode()).isZero();
+        assertThat(clean.outputs()).contains("exit-code=0");
+    }
+
+    @Test
+    void aUsageErrorFailsTheStep() throws Exception {
+        Sources.write(dir, "repo/src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Step run = runScanStep(Map.of("RACELINT_FAIL_ON", "error", "RACELINT_BASELINE", "missing-baseline.json"));
+
+        assertThat(run.exitCode()).as(run.log()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.log()).contains("--baseline file does not exist");
+    }
+
+    private record Step(int exitCode, String outputs, String log) {}
+
+    private Step runScanStep(Map<String, String> inputs) throws Exception {
+        String script = null;
+        for (JsonNode step : yaml().path("runs").path("steps")) {
+            if (step.path("id").asText().equals("scan")) {
+                script = step.path("run").asText();
+            }
+        }
+        assertThat(script).as("the action has a step with id 'scan'").isNotNull();
+        // The action runs its own launcher; here the launcher runs the classes under test.
+        Path actionPath = Files.createDirectories(dir.resolve("action"));
+        Path launcher = actionPath.resolve("racelint");
+        Files.writeString(launcher, "#!/usr/bin/env bash\nexec \"" + javaBin() + "\" -cp \""
+                + System.getProperty("java.class.path") + "\" " + RacelintCommand.class.getName() + " \"$@\"\n");
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path outputs = dir.resolve("github-output");
+        Files.deleteIfExists(outputs);
+        Files.createDirectories(dir.resolve("tmp"));
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.resolve("repo").toFile())
+                .redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.put("GITHUB_ACTION_PATH", actionPath.toString());
+        env.put("GITHUB_OUTPUT", outputs.toString());
+        env.put("RUNNER_TEMP", dir.resolve("tmp").toString());
+        env.put("RACELINT_PATH", ".");
+        env.put("RACELINT_CATEGORY", "racelint");
+        env.put("RACELINT_BASELINE", "");
+        env.put("RACELINT_DIFF_BASE", "");
+        env.putAll(inputs);
+        Process p = pb.start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Step(p.exitValue(), Files.exists(outputs) ? Files.readString(outputs) : "", log);
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static JsonNode yaml() throws IOException {
+        return new ObjectMapper(new YAMLFactory()).readTree(Files.readString(ACTION));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.racelint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ctrl-C during a scan: the process stops promptly with 130 and leaves no report, whole or partial. */
+class InterruptTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigintStopsTheScanWith130AndLeavesNoReportBehind() throws Exception {
+        for (int i = 0; i < 400; i++) {
+            Sources.write(dir, "src/main/java/demo/Big" + i + ".java", Sources.large("Big" + i, 60 * 1024));
+        }
+        Path out = dir.resolve("racelint.sarif");
+        Process scan = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), RacelintCommand.class.getName(),
+                "scan", dir.toString(), "--format", "sarif", "--output", out.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("log.txt").toFile()).start();
+        // wait until the scan is well under way (it reports progress only on a terminal, so just wait)
+        Thread.sleep(2500);
+        assertThat(scan.isAlive()).as("the scan should still be running; log: " + Files.readString(dir.resolve("log.txt")))
+                .isTrue();
+        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(scan.pid())).start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(scan.waitFor(10, TimeUnit.SECONDS)).as("stops within 10 s of Ctrl-C").isTrue();
+        assertThat(scan.exitValue()).isEqualTo(130);
+        assertThat(out).doesNotExist();
+        try (Stream<Path> files = Files.list(dir)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).toList();
+            assertThat(names).noneMatch(n -> n.endsWith(".tmp"));
+        }
+    }
+}
