@@ -209,6 +209,7 @@ final class AnalysisInput {
         List<String> unknown = wanted.stream().filter(id -> !known.contains(id)).toList();
         if (!unknown.isEmpty()) {
             throw usage((unknown.size() == 1 ? "unknown rule id '" + unknown.get(0) + "'"
+                    + dev.racelint.analyzer.rule.RuleIds.didYouMean(unknown.get(0), known)
                     : "unknown rule ids " + unknown.stream().map(id -> "'" + id + "'")
                             .collect(Collectors.joining(", ")))
                     + " in --rules; valid ids: " + validIds(registry));

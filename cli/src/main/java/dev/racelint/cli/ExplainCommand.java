@@ -1,6 +1,8 @@
 package dev.racelint.cli;
 
 import dev.racelint.analyzer.rule.Rule;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.rule.RuleIds;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -47,16 +49,68 @@ final class ExplainCommand implements Callable<Integer> {
     @Parameters(paramLabel = "ID", description = "A rule id, as listed by 'racelint rules'.")
     String id;
 
+    @picocli.CommandLine.Option(names = "--finding", paramLabel = "FINGERPRINT",
+            description = "Explain one of your findings: its fingerprint (from the JSON 'fingerprint' or SARIF "
+                    + "partialFingerprints; a unique prefix of 8 or more characters will do). Prints the fixes that "
+                    + "fit the frameworks in that finding's code first.")
+    String fingerprint;
+
+    @picocli.CommandLine.Option(names = "--path", paramLabel = "PATH", defaultValue = ".",
+            description = "Where the finding is: the folder to scan for it (with --finding).")
+    java.nio.file.Path path;
+
+    private Finding findFinding(RuleRegistry registry, Rule rule) {
+        String wanted = fingerprint.strip();
+        if (wanted.length() < 8) {
+            throw new ParameterException(spec.commandLine(), "--finding needs at least 8 characters of the fingerprint");
+        }
+        if (!java.nio.file.Files.exists(path)) {
+            throw new ParameterException(spec.commandLine(), "path does not exist: " + path);
+        }
+        dev.racelint.analyzer.AnalysisOptions options = new dev.racelint.analyzer.AnalysisOptions(java.util.List.of(path),
+                false, java.util.List.of(), java.util.List.of(), Runtime.getRuntime().availableProcessors(),
+                java.util.Set.of(rule.descriptor().id()), dev.racelint.analyzer.AnalysisOptions.DEFAULT_MAX_FILE_BYTES, null);
+        dev.racelint.analyzer.AnalysisResult result = new dev.racelint.analyzer.Analyzer(registry.rules(),
+                dev.racelint.analyzer.effects.ApiCatalogue.builtIn()).analyze(options, dev.racelint.analyzer.ProgressListener.NONE);
+        java.util.List<Finding> matches = new java.util.ArrayList<>();
+        for (Finding f : result.findings()) {
+            if (f.fingerprint().startsWith(wanted)) {
+                matches.add(f);
+            }
+        }
+        result.suppressed().forEach(sf -> {
+            if (sf.finding().fingerprint().startsWith(wanted)) {
+                matches.add(sf.finding());
+            }
+        });
+        if (matches.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "no " + rule.descriptor().id() + " finding with fingerprint "
+                    + wanted + " under " + path + " (scan it with --format json to see fingerprints)");
+        }
+        if (matches.size() > 1) {
+            throw new ParameterException(spec.commandLine(), "fingerprint prefix " + wanted + " matches "
+                    + matches.size() + " findings: give more characters");
+        }
+        return matches.get(0);
+    }
+
     @Override
     public Integer call() {
         RuleRegistry registry = parent.registry();
         Rule rule = registry.find(id.strip());
         if (rule == null) {
             throw new ParameterException(spec.commandLine(),
-                    "unknown rule id '" + id + "'; valid ids: " + AnalysisInput.validIds(registry));
+                    "unknown rule id '" + id + "'" + RuleIds.didYouMean(id, registry.descriptors().stream()
+                            .map(d -> d.id()).toList()) + "; valid ids: " + AnalysisInput.validIds(registry));
         }
         String help = rule.descriptor().helpMarkdown();
         PrintWriter out = spec.commandLine().getOut();
+        if (fingerprint != null) {
+            Finding finding = findFinding(registry, rule);
+            out.print(FrameworkFixes.forFinding(finding, help, path));
+            out.flush();
+            return ExitCodes.OK;
+        }
         out.print(help);
         if (!help.endsWith("\n")) {
             out.print('\n');

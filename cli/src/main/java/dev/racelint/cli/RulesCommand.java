@@ -45,11 +45,25 @@ final class RulesCommand implements Callable<Integer> {
     @Mixin
     DebugOption debugOption;
 
+    @picocli.CommandLine.Option(names = "--shape", paramLabel = "SHAPE",
+            description = "Only the rules of this race shape: 1-7 (the seven-shape review: 1 check-then-act "
+                    + "... 7 write skew) or a family (transaction boundaries, locks, retries, scheduling, caching).")
+    String shape;
+
     @Override
     public Integer call() {
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
+        java.util.Set<String> shapes = new java.util.TreeSet<>();
+        parent.registry().descriptors().forEach(d -> shapes.add(d.shape()));
+        if (shape != null && shapes.stream().noneMatch(s -> s.equalsIgnoreCase(shape.strip()))) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "no rule has shape '" + shape + "'; shapes: " + String.join(", ", shapes));
+        }
         for (RuleDescriptor rule : parent.registry().descriptors()) {
+            if (shape != null && !rule.shape().equalsIgnoreCase(shape.strip())) {
+                continue;
+            }
             rows.add(new String[] {
                 rule.id(), rule.shape(), rule.level().sarifName(), rule.precision().sarifName(), rule.title(),
             });

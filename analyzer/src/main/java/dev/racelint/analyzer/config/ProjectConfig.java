@@ -186,7 +186,8 @@ public final class ProjectConfig {
         for (Map.Entry<String, String> e : ruleSettings.entrySet()) {
             if (!known.contains(e.getKey())) {
                 throw new ConfigException(file, ruleLines.getOrDefault(e.getKey(), 0), "unknown rule id '" + e.getKey()
-                        + "' under rules; valid ids: " + String.join(", ", new TreeSet<>(known)));
+                        + "' under rules" + dev.racelint.analyzer.rule.RuleIds.didYouMean(e.getKey(), known)
+                        + "; valid ids: " + String.join(", ", new TreeSet<>(known)));
             }
         }
     }

@@ -1,0 +1,203 @@
+package dev.racelint.maven;
+
+import dev.racelint.analyzer.AnalysisOptions;
+import dev.racelint.analyzer.AnalysisResult;
+import dev.racelint.analyzer.Analyzer;
+import dev.racelint.analyzer.ProgressListener;
+import dev.racelint.analyzer.baseline.Baseline;
+import dev.racelint.analyzer.effects.ApiCatalogue;
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.report.FileSourceLines;
+import dev.racelint.analyzer.report.ScanReport;
+import dev.racelint.analyzer.review.Review;
+import dev.racelint.analyzer.rule.RuleRegistry;
+import dev.racelint.analyzer.source.SourceDiscovery;
+import dev.racelint.analyzer.suppress.SuppressedFinding;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One module's analysis, free of Maven types so that it can be tested directly: analyse the
+ * module's source roots together with its upstream modules' roots (so call paths that cross
+ * modules are followed), keep the findings whose primary location is in the module's own roots,
+ * apply the baseline, and build the report.
+ */
+final class ModuleScan {
+
+    /**
+     * What to analyse.
+     *
+     * @param ownRoots      the module's source folders; only findings in them are reported
+     * @param contextRoots  upstream modules' source folders: analysed, never reported on
+     * @param includeTests  whether test folders under the given roots are scanned (roots given
+     *                      here are scanned whatever their name)
+     * @param excludes      globs relative to each root
+     * @param classpath     jars to resolve library types against
+     * @param ruleIds       the rules to run (non-empty)
+     * @param sourceRoot    the folder report paths are relative to
+     * @param baseline      accepted findings, or null
+     * @param sarifCategory SARIF automationDetails.id, or null
+     * @param toolVersion   racelint's version for the reports
+     * @param threads       worker threads
+     */
+    record Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
+            List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
+            String toolVersion, int threads) {
+
+        Request {
+            ownRoots = normalised(ownRoots);
+            List<Path> context = new ArrayList<>(normalised(contextRoots));
+            context.removeAll(ownRoots);
+            contextRoots = List.copyOf(context);
+            excludes = List.copyOf(excludes);
+            classpath = List.copyOf(classpath);
+            ruleIds = Set.copyOf(ruleIds);
+            sourceRoot = sourceRoot.toAbsolutePath().normalize();
+        }
+    }
+
+    /**
+     * The module's outcome.
+     *
+     * @param report        what the writers render: the module's findings after suppressions
+     *                      and the baseline
+     * @param totalFiles    files analysed including the upstream modules' (the module's own count
+     *                      is {@code report.filesAnalysed()})
+     * @param timingsMillis the analyzer's phase timings
+     */
+    record Outcome(ScanReport report, int totalFiles, Map<String, Long> timingsMillis) {
+        List<Finding> findings() {
+            return report.findings();
+        }
+    }
+
+    private ModuleScan() {}
+
+    static Outcome run(Request request, RuleRegistry registry) {
+        List<Path> paths = new ArrayList<>(request.ownRoots());
+        paths.addAll(request.contextRoots());
+        AnalysisOptions options = new AnalysisOptions(paths, request.includeTests(), request.excludes(),
+                request.classpath(), request.threads(), request.ruleIds(), AnalysisOptions.DEFAULT_MAX_FILE_BYTES,
+                request.sourceRoot());
+        AnalysisResult all = new Analyzer(registry.rules(), ApiCatalogue.builtIn()).analyze(options, ProgressListener.NONE);
+
+        List<Path> own = request.ownRoots();
+        List<Finding> findings = all.findings().stream().filter(f -> isUnder(f.primary().file(), own)).toList();
+        List<SuppressedFinding> suppressed = all.suppressed().stream()
+                .filter(s -> isUnder(s.finding().primary().file(), own)).toList();
+        List<Diagnostic> diagnostics = all.diagnostics().stream()
+                .filter(d -> d.file() == null || isUnder(d.file(), own)).toList();
+        int ownFiles = countFiles(request);
+        AnalysisResult module = new AnalysisResult(all.rules(), findings, diagnostics, all.sourceRoot(), ownFiles,
+                all.methodsAnalysed(), all.timingsMillis(), suppressed);
+
+        Review review = Review.of(module, request.baseline(), null, false);
+        ScanReport.Triage triage = review.triage();
+        if (request.baseline() != null) {
+            // Review counts every unmatched baseline entry as fixed; a baseline shared by the whole
+            // reactor also holds the other modules' entries, which are not this module's to count.
+            int fixedHere = (int) request.baseline().apply(findings).fixed().stream()
+                    .filter(e -> entryIsUnder(e, all.sourceRoot(), own)).count();
+            triage = triage.withBaseline(triage.baselined(), fixedHere);
+        }
+        ScanReport report = new ScanReport(request.toolVersion(), all.rules(), review.findings(), module.diagnostics(),
+                all.sourceRoot(), request.sarifCategory(), ownFiles, new FileSourceLines(), triage);
+        return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()));
+    }
+
+    /** Writes each report file into {@code directory} (created when missing); returns the files written. */
+    static List<Path> writeReports(ScanReport report, Path directory, Set<OutputFormat> formats) throws IOException {
+        List<Path> written = new ArrayList<>();
+        if (formats.isEmpty()) {
+            return written;
+        }
+        Files.createDirectories(directory);
+        for (OutputFormat format : formats) {
+            Path target = directory.resolve(format.fileName);
+            writeAtomically(target, w -> format.writer().write(report, w));
+            written.add(target);
+        }
+        return written;
+    }
+
+    /** True when {@code file} lies in one of {@code roots} (absolute, normalised). */
+    static boolean isUnder(Path file, List<Path> roots) {
+        if (file == null) {
+            return false;
+        }
+        Path normal = file.toAbsolutePath().normalize();
+        for (Path root : roots) {
+            if (normal.startsWith(root)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean entryIsUnder(Baseline.Entry entry, Path sourceRoot, List<Path> roots) {
+        if (entry.file() == null || entry.file().isBlank()) {
+            return false;
+        }
+        try {
+            return isUnder(sourceRoot.resolve(entry.file()), roots);
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /** The module's own source files, found as the analyzer finds them. */
+    private static int countFiles(Request request) {
+        SourceDiscovery discovery = new SourceDiscovery(request.includeTests(), request.excludes(),
+                AnalysisOptions.DEFAULT_MAX_FILE_BYTES);
+        return discovery.discover(request.ownRoots()).files().size();
+    }
+
+    private static List<Path> normalised(List<Path> paths) {
+        Set<Path> out = new LinkedHashSet<>();
+        for (Path p : paths) {
+            out.add(p.toAbsolutePath().normalize());
+        }
+        return List.copyOf(out);
+    }
+
+    @FunctionalInterface
+    interface WriterBody {
+        void writeTo(Writer writer) throws IOException;
+    }
+
+    /** Writes through a temporary file and a move, so a reader never sees half a report. */
+    static void writeAtomically(Path target, WriterBody body) throws IOException {
+        Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+        try {
+            try (Writer writer = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
+                body.writeTo(writer);
+            }
+            // Temporary files are owner-only; a report is an ordinary build output.
+            PosixFileAttributeView view = Files.getFileAttributeView(temp, PosixFileAttributeView.class);
+            if (view != null) {
+                view.setPermissions(PosixFilePermissions.fromString("rw-r--r--"));
+            }
+            try {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+}

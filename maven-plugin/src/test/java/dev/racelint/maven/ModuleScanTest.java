@@ -1,0 +1,229 @@
+package dev.racelint.maven;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.racelint.analyzer.baseline.Baseline;
+import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.report.SarifAssertions;
+import dev.racelint.analyzer.rule.RuleRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ModuleScanTest {
+
+    private static RuleRegistry registry;
+    private static Set<String> allRules;
+
+    @TempDir
+    Path repo;
+
+    @BeforeAll
+    static void loadRules() {
+        registry = RuleRegistry.load(ModuleScanTest.class.getClassLoader());
+        allRules = RuleSelection.resolve(registry, List.of(), List.of());
+    }
+
+    private static final String CHECKOUT = """
+            package com.example.app;
+
+            import com.example.client.PaymentClient;
+            import org.springframework.transaction.annotation.Transactional;
+
+            public class CheckoutService {
+                private final PaymentClient payments;
+
+                public CheckoutService(PaymentClient payments) {
+                    this.payments = payments;
+                }
+
+                @Transactional
+                public String checkout(String orderId) {
+                    return payments.charge(orderId);
+                }
+            }
+            """;
+
+    private static final String PAYMENT_CLIENT = """
+            package com.example.client;
+
+            import org.springframework.transaction.annotation.Transactional;
+            import org.springframework.web.client.RestTemplate;
+
+            public class PaymentClient {
+                private final RestTemplate restTemplate = new RestTemplate();
+
+                public String charge(String orderId) {
+                    return restTemplate.postForObject("http://payments/charge", orderId, String.class);
+                }
+
+                @Transactional
+                public String refund(String orderId) {
+                    return restTemplate.postForObject("http://payments/refund", orderId, String.class);
+                }
+            }
+            """;
+
+    private Path write(String relative, String text) throws IOException {
+        Path file = repo.resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private Path appRoot;
+    private Path clientRoot;
+
+    private void twoModules() throws IOException {
+        write("app/src/main/java/com/example/app/CheckoutService.java", CHECKOUT);
+        write("client/src/main/java/com/example/client/PaymentClient.java", PAYMENT_CLIENT);
+        appRoot = repo.resolve("app/src/main/java");
+        clientRoot = repo.resolve("client/src/main/java");
+    }
+
+    private ModuleScan.Request request(List<Path> own, List<Path> context, Baseline baseline) {
+        return new ModuleScan.Request(own, context, false, List.of(), List.of(), allRules, repo, baseline,
+                "racelint/test", "0.0.0-test", 2);
+    }
+
+    @Test
+    void upstreamSourcesAreAnalysedButOnlyTheModulesFindingsAreKept() throws IOException {
+        twoModules();
+
+        ModuleScan.Outcome app = ModuleScan.run(request(List.of(appRoot), List.of(clientRoot), null), registry);
+
+        assertThat(app.findings()).extracting(Finding::ruleId).containsExactly("io-in-transaction");
+        Finding finding = app.findings().get(0);
+        assertThat(finding.primary().file()).isEqualTo(appRoot.resolve("com/example/app/CheckoutService.java"));
+        assertThat(finding.message().plain()).contains("via PaymentClient.charge()");
+        assertThat(finding.codeFlow()).anySatisfy(step ->
+                assertThat(step.file()).isEqualTo(clientRoot.resolve("com/example/client/PaymentClient.java")));
+        // client's own finding (refund) is client's to report, not app's
+        assertThat(app.report().filesAnalysed()).isEqualTo(1);
+        assertThat(app.totalFiles()).isEqualTo(2);
+    }
+
+    @Test
+    void withoutTheUpstreamSourcesTheCrossModulePathIsNotSeen() throws IOException {
+        twoModules();
+
+        ModuleScan.Outcome app = ModuleScan.run(request(List.of(appRoot), List.of(), null), registry);
+
+        assertThat(app.findings()).isEmpty();
+    }
+
+    @Test
+    void theUpstreamModuleReportsItsOwnFinding() throws IOException {
+        twoModules();
+
+        ModuleScan.Outcome client = ModuleScan.run(request(List.of(clientRoot), List.of(), null), registry);
+
+        assertThat(client.findings()).hasSize(1);
+        assertThat(client.findings().get(0).message().plain()).startsWith("refund()");
+    }
+
+    @Test
+    void theSarifReportMatchesTheSchemaWithRepositoryRelativeUris() throws IOException {
+        twoModules();
+        ModuleScan.Outcome app = ModuleScan.run(request(List.of(appRoot), List.of(clientRoot), null), registry);
+
+        Path out = repo.resolve("app/target");
+        List<Path> written = ModuleScan.writeReports(app.report(), out, EnumSet.allOf(OutputFormat.class));
+
+        assertThat(written).containsExactly(out.resolve("racelint.sarif"), out.resolve("racelint.json"),
+                out.resolve("racelint.txt"));
+        String sarif = Files.readString(out.resolve("racelint.sarif"));
+        SarifAssertions.assertSchemaValid(sarif);
+        JsonNode run = new ObjectMapper().readTree(sarif).path("runs").path(0);
+        assertThat(run.path("automationDetails").path("id").asText()).isEqualTo("racelint/test");
+        assertThat(run.path("results")).hasSize(1);
+        JsonNode result = run.path("results").path(0);
+        assertThat(result.path("locations").path(0).path("physicalLocation").path("artifactLocation").path("uri").asText())
+                .isEqualTo("app/src/main/java/com/example/app/CheckoutService.java");
+        assertThat(result.path("locations").path(0).path("physicalLocation").path("artifactLocation").path("uriBaseId").asText())
+                .isEqualTo("%SRCROOT%");
+        assertThat(result.path("codeFlows").findValuesAsText("uri"))
+                .contains("client/src/main/java/com/example/client/PaymentClient.java");
+        assertThat(Files.readString(out.resolve("racelint.txt")))
+                .startsWith("app/src/main/java/com/example/app/CheckoutService.java:14:19: error [io-in-transaction]");
+        assertThat(Files.list(out)).allSatisfy(f -> assertThat(f.getFileName().toString()).startsWith("racelint."));
+    }
+
+    @Test
+    void anEmptyReportIsValidSarifToo() throws IOException {
+        write("app/src/main/java/com/example/app/Plain.java", "package com.example.app;\nclass Plain {}\n");
+        ModuleScan.Outcome app = ModuleScan.run(request(List.of(repo.resolve("app/src/main/java")), List.of(), null), registry);
+
+        Path out = repo.resolve("out");
+        ModuleScan.writeReports(app.report(), out, EnumSet.of(OutputFormat.SARIF));
+
+        SarifAssertions.assertSchemaValid(Files.readString(out.resolve("racelint.sarif")));
+    }
+
+    @Test
+    void aBaselineAcceptsTheModulesFindingAndOnlyTheModulesEntriesCountAsFixed() throws IOException {
+        twoModules();
+        ModuleScan.Outcome first = ModuleScan.run(request(List.of(appRoot), List.of(clientRoot), null), registry);
+        ModuleScan.Outcome client = ModuleScan.run(request(List.of(clientRoot), List.of(), null), registry);
+        List<Finding> both = new java.util.ArrayList<>(first.findings());
+        both.addAll(client.findings());
+        Path file = repo.resolve("racelint-baseline.json");
+        Baseline.of(both, repo).write(file);
+        Baseline baseline = Baseline.read(file);
+
+        ModuleScan.Outcome app = ModuleScan.run(request(List.of(appRoot), List.of(clientRoot), baseline), registry);
+
+        assertThat(app.findings()).isEmpty();
+        assertThat(app.report().triage().baselined()).isEqualTo(1);
+        // client's entry is not matched by app's scan, but it is not app's entry: not "fixed" here
+        assertThat(app.report().triage().baselineFixed()).isZero();
+
+        // once app's race is gone, app's entry is fixed
+        write("app/src/main/java/com/example/app/CheckoutService.java", CHECKOUT.replace("@Transactional", ""));
+        ModuleScan.Outcome fixed = ModuleScan.run(request(List.of(appRoot), List.of(clientRoot), baseline), registry);
+        assertThat(fixed.report().triage().baselined()).isZero();
+        assertThat(fixed.report().triage().baselineFixed()).isEqualTo(1);
+    }
+
+    @Test
+    void excludesAreGlobsRelativeToEachSourceFolder() throws IOException {
+        twoModules();
+
+        ModuleScan.Request excluded = new ModuleScan.Request(List.of(appRoot), List.of(clientRoot), false,
+                List.of("com/example/app/**"), List.of(), allRules, repo, null, null, "test", 1);
+
+        assertThat(ModuleScan.run(excluded, registry).findings()).isEmpty();
+    }
+
+    @Test
+    void onlyTheSelectedRulesRun() throws IOException {
+        twoModules();
+        Set<String> others = new LinkedHashSet<>(allRules);
+        others.remove("io-in-transaction");
+
+        ModuleScan.Request request = new ModuleScan.Request(List.of(appRoot), List.of(clientRoot), false, List.of(),
+                List.of(), others, repo, null, null, "test", 1);
+
+        ModuleScan.Outcome outcome = ModuleScan.run(request, registry);
+        assertThat(outcome.findings()).isEmpty();
+        assertThat(outcome.report().rules()).noneMatch(r -> r.id().equals("io-in-transaction"));
+    }
+
+    @Test
+    void isUnderComparesWholePathSegments() {
+        Path root = repo.resolve("app/src/main/java").toAbsolutePath().normalize();
+        assertThat(ModuleScan.isUnder(root.resolve("a/B.java"), List.of(root))).isTrue();
+        assertThat(ModuleScan.isUnder(repo.resolve("app/src/main/java2/B.java"), List.of(root))).isFalse();
+        assertThat(ModuleScan.isUnder(null, List.of(root))).isFalse();
+    }
+}
