@@ -215,6 +215,53 @@ class ProjectConfigScanTest {
     }
 
     @Test
+    void aDeclaredTransactionBoundaryPutsItsCallbackInATransaction() {
+        Sources.write(dir, "src/main/java/com/acme/tx/UnitOfWork.java", """
+                package com.acme.tx;
+
+                import java.util.function.Supplier;
+
+                public class UnitOfWork {
+                    public <T> T run(Supplier<T> work) {
+                        return work.get();
+                    }
+                }
+                """);
+        Sources.write(dir, "src/main/java/com/acme/booking/BookingService.java", """
+                package com.acme.booking;
+
+                import com.acme.tx.UnitOfWork;
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.web.client.RestTemplate;
+
+                public class BookingService {
+                    private final UnitOfWork unitOfWork;
+                    private final JdbcTemplate jdbc;
+                    private final RestTemplate rest;
+
+                    public BookingService(UnitOfWork unitOfWork, JdbcTemplate jdbc, RestTemplate rest) {
+                        this.unitOfWork = unitOfWork;
+                        this.jdbc = jdbc;
+                        this.rest = rest;
+                    }
+
+                    public String book(String roomId) {
+                        return unitOfWork.run(() -> {
+                            jdbc.update("UPDATE rooms SET booked = true WHERE id = ?", roomId);
+                            return rest.postForObject("https://channel.example.com/bookings", roomId, String.class);
+                        });
+                    }
+                }
+                """);
+        assertThat(run("scan", dir.toString()).out()).isEqualTo("No findings in 2 files.\n");
+
+        Sources.write(dir, "racelint.yml", "apis:\n  \"com.acme.tx.UnitOfWork#run\": transaction\n");
+        Cli.Run with = run("scan", dir.toString());
+        assertThat(with.out()).contains("BookingService.java:").contains("[io-in-transaction]")
+                .contains("RestTemplate.postForObject()");
+    }
+
+    @Test
     void initWritesAStarterThatScansAsIsAndRefusesToOverwrite() throws Exception {
         Sources.write(dir, "src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
 

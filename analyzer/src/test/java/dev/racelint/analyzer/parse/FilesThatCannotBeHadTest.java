@@ -13,11 +13,30 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One file that parses too slowly is given up with a diagnostic; the others are parsed. */
-class ParseTimeLimitTest {
+/**
+ * Files that cannot be had: one that parses too slowly is given up with a diagnostic, one that
+ * cannot be read (gone, or a folder where a file was) is reported; the others are parsed.
+ */
+class FilesThatCannotBeHadTest {
 
     @TempDir
     Path dir;
+
+    @Test
+    void anUnreadableFileIsADiagnosticAndTheRestAreParsed() throws IOException {
+        // As root every permission bit is ignored, so unreadable means: gone since discovery, or not a file.
+        Path gone = dir.resolve("Gone.java");
+        Path folder = Files.createDirectories(dir.resolve("Folder.java"));
+        Path fine = Files.writeString(dir.resolve("Fine.java"), "package demo;\nclass Fine {}\n");
+        List<SourceFile> sources = List.of(new SourceFile(gone, 10), new SourceFile(folder, 10),
+                new SourceFile(fine, Files.size(fine)));
+
+        JavaSourceParser.Result result = new JavaSourceParser(2).parseAll(sources, done -> { });
+
+        assertThat(result.files()).extracting(f -> f.path().getFileName().toString()).containsExactly("Fine.java");
+        assertThat(result.diagnostics()).extracting(Diagnostic::code).containsExactly("unreadable", "unreadable");
+        assertThat(result.diagnostics()).extracting(d -> d.message()).allMatch(m -> m.startsWith("cannot read: "));
+    }
 
     @Test
     void aFileOverTheTimeLimitIsSkippedAndTheRestAreParsed() throws IOException {
