@@ -37,7 +37,10 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipeline: discover sources, parse them in parallel, index declarations, resolve calls and
@@ -51,7 +54,9 @@ public final class Analyzer {
             .thenComparingInt(f -> f.primary().region().startLine())
             .thenComparingInt(f -> f.primary().region().startColumn())
             .thenComparing(Finding::ruleId)
-            .thenComparing(Finding::fingerprint);
+            .thenComparing(Finding::fingerprint)
+            .thenComparing(f -> f.message().plain())
+            .thenComparing(f -> f.enclosingMethod());
 
     private final List<Rule> rules;
     private final ApiCatalogue catalogue;
@@ -109,23 +114,27 @@ public final class Analyzer {
         long t7 = lap(timings, "lock scopes", t6);
         LockOrderGraph lockOrder = LockOrderGraph.build(graph, locks);
         long t8 = lap(timings, "lock-order graph", t7);
-        LinkedHashSet<Finding> findings = new LinkedHashSet<>();
-        int done = 0;
-        for (MethodInfo method : methods) {
-            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks, lockOrder,
-                    retries, jobs);
+        // Rules run per method on all threads; every model they read is memoised in concurrent maps, and
+        // the findings are sorted afterwards, so the result does not depend on the interleaving.
+        Set<Finding> findings = ConcurrentHashMap.newKeySet();
+        List<Diagnostic> ruleFailures = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger done = new AtomicInteger();
+        forEachMethod(methods, options.threads(), method -> {
+            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks,
+                    lockOrder, retries, jobs);
             for (Rule rule : active) {
                 try {
                     rule.check(context, findings::add);
                 } catch (RuntimeException | StackOverflowError e) {
-                    diagnostics.add(new Diagnostic(method.declaringType().file().path(),
+                    ruleFailures.add(new Diagnostic(method.declaringType().file().path(),
                             method.nameNode().getBegin().map(p -> p.line).orElse(0), 0, Level.WARNING,
                             "rule-failure", "rule " + rule.descriptor().id() + " failed on " + method.displayName()
                                     + ": " + e.getClass().getSimpleName()));
                 }
             }
-            progress.methodsAnalysed(++done, methods.size());
-        }
+            progress.methodsAnalysed(done.incrementAndGet(), methods.size());
+        });
+        diagnostics.addAll(ruleFailures);
         lap(timings, "rules", t8);
         for (String text : sql.stats().fallbackExamples()) {
             String oneLine = text.replaceAll("\\s+", " ").trim();
