@@ -262,17 +262,17 @@ public final class ProjectConfig {
             Map<String, Integer> ruleLines = new LinkedHashMap<>();
             List<String> excludes = new ArrayList<>();
             List<Api> apis = new ArrayList<>();
-            JsonToken first = next(p, file);
+            JsonToken first = p.nextToken();
             if (first == null) {
                 return new ProjectConfig(file, rules, ruleLines, excludes, apis); // an empty file: all defaults
             }
             if (first != JsonToken.START_OBJECT) {
                 throw error(p, file, "expected a mapping of settings (rules, exclude, apis) at the top level");
             }
-            while (next(p, file) == JsonToken.FIELD_NAME) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String key = p.currentName();
                 int keyLine = line(p);
-                JsonToken value = next(p, file);
+                JsonToken value = p.nextToken();
                 switch (key) {
                     case "rules" -> readRules(p, file, value, rules, ruleLines);
                     case "exclude", "excludes" -> readStrings(p, file, value, key, excludes);
@@ -301,10 +301,10 @@ public final class ProjectConfig {
         if (value != JsonToken.START_OBJECT) {
             throw error(p, file, "'rules' must be a mapping of rule id to off, on, error, warning or note");
         }
-        while (next(p, file) == JsonToken.FIELD_NAME) {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
             String id = p.currentName();
             int at = line(p);
-            JsonToken v = next(p, file);
+            JsonToken v = p.nextToken();
             String setting = switch (v) {
                 case VALUE_FALSE -> "off";
                 case VALUE_TRUE -> "on";
@@ -332,7 +332,7 @@ public final class ProjectConfig {
             throw error(p, file, "'" + key + "' must be a list of glob patterns");
         }
         JsonToken t;
-        while ((t = next(p, file)) != JsonToken.END_ARRAY) {
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t != JsonToken.VALUE_STRING) {
                 throw error(p, file, "'" + key + "' entries must be strings (glob patterns)");
             }
@@ -348,10 +348,10 @@ public final class ProjectConfig {
             throw error(p, file, "'apis' must be a mapping of \"com.acme.Type#method\" to a kind ("
                     + kinds() + ")");
         }
-        while (next(p, file) == JsonToken.FIELD_NAME) {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
             String target = p.currentName().strip();
             int at = line(p);
-            JsonToken v = next(p, file);
+            JsonToken v = p.nextToken();
             if (v != JsonToken.VALUE_STRING) {
                 throw error(p, file, "'" + target + "' must map to a kind (" + kinds() + ")");
             }
@@ -382,10 +382,6 @@ public final class ProjectConfig {
             names.add(k.spelling());
         }
         return String.join(", ", names);
-    }
-
-    private static JsonToken next(JsonParser p, Path file) throws IOException {
-        return p.nextToken();
     }
 
     private static int line(JsonParser p) {

@@ -28,6 +28,7 @@ public final class JobFacts {
 
     private final ProgramIndex index;
     private final Reachability reachability;
+    private final java.util.Map<Integer, Boolean> ownership = new java.util.concurrent.ConcurrentHashMap<>();
 
     public JobFacts(ProgramIndex index, Reachability reachability) {
         this.index = index;
@@ -39,6 +40,11 @@ public final class JobFacts {
      * leader election or partition ownership plays the part of a lock.
      */
     public boolean checksOwnership(MethodInfo job) {
+        // asked for every method on every path a job reaches: read each method once
+        return ownership.computeIfAbsent(job.id(), id -> readsOwnership(job));
+    }
+
+    private boolean readsOwnership(MethodInfo job) {
         Node body = job.body();
         if (body == null) {
             return false;
