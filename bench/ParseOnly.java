@@ -1,6 +1,3 @@
-import com.github.javaparser.JavaParser;
-import com.github.javaparser.ParserConfiguration;
-import com.github.javaparser.ast.CompilationUnit;
 import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.parse.JavaSourceParser;
 import dev.racelint.analyzer.source.SourceDiscovery;
@@ -13,10 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * The floor of the benchmark (see bench/run and docs/performance.md): finds the .java files exactly as
@@ -26,13 +19,12 @@ import java.util.concurrent.Future;
  *
  * <pre>
  *   java -cp cli/target/racelint.jar bench/ParseOnly.java [--threads N] [--include-tests]
- *        [--list FILE] [--list-only] [--no-tokens] PATH...
+ *        [--list FILE] [--list-only] PATH...
  * </pre>
  *
  * {@code --list FILE} writes the discovered files, one absolute path a line (the list PMD is given);
  * {@code --list-only} stops there and prints {@code files=N lines=N bytes=N} instead of parsing.
- * Otherwise it prints {@code files=N parsed=N skipped=N parse_ms=N} on stdout. {@code --no-tokens} is for
- * exploration, not the benchmark: the same parse without JavaParser's stored tokens.
+ * Otherwise it prints {@code files=N parsed=N skipped=N parse_ms=N} on stdout.
  */
 public final class ParseOnly {
 
@@ -40,7 +32,6 @@ public final class ParseOnly {
         int threads = Runtime.getRuntime().availableProcessors();
         boolean includeTests = false;
         boolean listOnly = false;
-        boolean storeTokens = true;
         Path list = null;
         List<Path> roots = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -49,7 +40,6 @@ public final class ParseOnly {
                 case "--include-tests" -> includeTests = true;
                 case "--list" -> list = Path.of(value(args, ++i, "--list"));
                 case "--list-only" -> listOnly = true;
-                case "--no-tokens" -> storeTokens = false;
                 default -> {
                     if (args[i].startsWith("-")) {
                         usage("unknown option " + args[i]);
@@ -85,50 +75,10 @@ public final class ParseOnly {
             return;
         }
 
-        int parsedCount;
-        if (storeTokens) {
-            parsedCount = new JavaSourceParser(threads).parseAll(files, done -> { }).files().size();
-        } else {
-            parsedCount = parseWithoutTokens(files, threads);
-        }
+        int parsedCount = new JavaSourceParser(threads).parseAll(files, done -> { }).files().size();
         long millis = (System.nanoTime() - start) / 1_000_000;
         System.out.println("files=" + files.size() + " parsed=" + parsedCount
                 + " skipped=" + (files.size() - parsedCount) + " parse_ms=" + millis);
-    }
-
-    /**
-     * Exploration only (--no-tokens, not used by bench/run): racelint's JavaParser configuration without
-     * stored tokens, on a plain pool of {@code threads}, ASTs kept until the end; shows what the token
-     * lists cost in time and heap.
-     */
-    private static int parseWithoutTokens(List<SourceFile> files, int threads) {
-        ParserConfiguration configuration = JavaSourceParser.configuration().setStoreTokens(false);
-        ThreadLocal<JavaParser> parsers = ThreadLocal.withInitial(() -> new JavaParser(configuration));
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<CompilationUnit>> results = new ArrayList<>();
-            for (SourceFile f : files) {
-                results.add(pool.submit(() -> parsers.get()
-                        .parse(new String(Files.readAllBytes(f.path()), StandardCharsets.UTF_8)).getResult().orElse(null)));
-            }
-            List<CompilationUnit> kept = new ArrayList<>();
-            for (Future<CompilationUnit> r : results) {
-                try {
-                    CompilationUnit unit = r.get();
-                    if (unit != null) {
-                        kept.add(unit);
-                    }
-                } catch (ExecutionException e) {
-                    // counted as skipped
-                }
-            }
-            return kept.size();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } finally {
-            pool.shutdownNow();
-        }
     }
 
     /** Lines (a last line without a newline counts) and bytes of one file; unreadable files count 0. */
@@ -165,7 +115,7 @@ public final class ParseOnly {
 
     private static void usage(String problem) {
         System.err.println("ParseOnly: " + problem);
-        System.err.println("usage: ParseOnly [--threads N] [--include-tests] [--list FILE] [--list-only] [--no-tokens] PATH...");
+        System.err.println("usage: ParseOnly [--threads N] [--include-tests] [--list FILE] [--list-only] PATH...");
         System.exit(2);
     }
 }

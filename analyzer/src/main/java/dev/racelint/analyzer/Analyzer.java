@@ -10,6 +10,7 @@ import dev.racelint.analyzer.handlers.HandlerModel;
 import dev.racelint.analyzer.handlers.JobFacts;
 import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.MethodTasks;
 import dev.racelint.analyzer.locks.LockModel;
 import dev.racelint.analyzer.locks.LockOrderGraph;
 import dev.racelint.analyzer.retry.RetryFacts;
@@ -39,7 +40,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -91,7 +91,7 @@ public final class Analyzer {
         ClasspathTypes classpath = options.classpath().isEmpty() ? ClasspathTypes.NONE
                 : SymbolSolverTypes.create(index, options.classpath(), diagnostics);
         CallResolver resolver = new CallResolver(index, new ExpressionTyper(index, classpath), catalogue);
-        CallGraph graph = new CallGraphBuilder(index, resolver).build();
+        CallGraph graph = new CallGraphBuilder(index, resolver).build(options.threads());
         long t4 = lap(timings, "callgraph", t3);
 
         TransactionModel transactions = new TransactionModel(index, graph);
@@ -158,23 +158,13 @@ public final class Analyzer {
 
     /** Runs a memoising per-method computation on {@code threads} threads; failures surface later, in the rule pass. */
     private static void forEachMethod(List<MethodInfo> methods, int threads, java.util.function.Consumer<MethodInfo> task) {
-        ForkJoinPool pool = new ForkJoinPool(Math.max(1, threads));
-        try {
-            pool.submit(() -> methods.parallelStream().forEach(m -> {
-                try {
-                    task.accept(m);
-                } catch (RuntimeException | StackOverflowError e) {
-                    // reported by the rule that needs the fact, with the method's location
-                }
-            })).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("analysis interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            pool.shutdown();
-        }
+        MethodTasks.forEach(methods, threads, m -> {
+            try {
+                task.accept(m);
+            } catch (RuntimeException | StackOverflowError e) {
+                // reported by the rule that needs the fact, with the method's location
+            }
+        });
     }
 
     private static long lap(LinkedHashMap<String, Long> timings, String phase, long since) {

@@ -58,10 +58,18 @@ public final class CallGraphBuilder {
     }
 
     public CallGraph build() {
+        return build(1);
+    }
+
+    /**
+     * Walks every method body on {@code threads} threads. Each method's facts are its own and come out
+     * in source order; the resolver's memos are thread-safe; so the graph does not depend on the threads.
+     */
+    public CallGraph build(int threads) {
         indexEventListeners();
         List<MethodInfo> methods = index.methods();
         MethodFacts[] facts = new MethodFacts[methods.size()];
-        for (MethodInfo m : methods) {
+        dev.racelint.analyzer.index.MethodTasks.forEach(methods, threads, m -> {
             MethodFacts f = new MethodFacts(m);
             try {
                 walk(m, f);
@@ -69,7 +77,7 @@ public final class CallGraphBuilder {
                 // A pathological body (thousands of nested expressions): keep what was found.
             }
             facts[m.id()] = f;
-        }
+        });
         return new CallGraph(index, facts);
     }
 

@@ -15,9 +15,17 @@ import java.util.function.ToIntFunction;
 /**
  * Per-method facts closed over the call graph: what each method reaches itself or through the
  * calls it makes, one witness per key, the one with the fewest calls. A work list pushes each
- * change to the callers, so the cost follows the call edges, not pairs of methods.
+ * change to the callers, so the cost follows the call edges, not pairs of methods. Witnesses are
+ * at most {@link #MAX_WITNESS_CALLS} calls long.
  */
 public final class CallerClosure {
+
+    /**
+     * The most calls a witness goes through. The graph is context-insensitive, so a longer chain is
+     * mostly a path no request takes (a transaction that "reaches" an HTTP call through twenty framework
+     * hops); the bound also keeps the summaries small on large code bases.
+     */
+    public static final int MAX_WITNESS_CALLS = 4;
 
     private CallerClosure() {}
 
@@ -53,6 +61,9 @@ public final class CallerClosure {
                 Map<K, V> callerSummary = summaries.get(edge.caller().id());
                 boolean changed = false;
                 for (Map.Entry<K, V> e : new ArrayList<>(calleeSummary.entrySet())) {
+                    if (depth.applyAsInt(e.getValue()) + 1 > MAX_WITNESS_CALLS) {
+                        continue;
+                    }
                     V existing = callerSummary.get(e.getKey());
                     if (existing == null || depth.applyAsInt(existing) > depth.applyAsInt(e.getValue()) + 1) {
                         callerSummary.put(e.getKey(), extend.apply(e.getValue(), edge));

@@ -51,6 +51,9 @@ public final class ProgramIndex {
     private final List<MethodInfo> methods = new ArrayList<>();
     private final Map<String, List<TypeInfo>> directSubtypes = new HashMap<>();
     private final Map<CompilationUnit, FileContext> fileByUnit = new IdentityHashMap<>();
+    private volatile boolean complete;
+    private final java.util.concurrent.ConcurrentHashMap<SimpleNameKey, TypeRef> simpleNames =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public static ProgramIndex build(List<ParsedFile> parsed) {
         ProgramIndex index = new ProgramIndex();
@@ -68,6 +71,7 @@ public final class ProgramIndex {
                 }
             }
         }
+        index.complete = true;
         return index;
     }
 
@@ -365,7 +369,18 @@ public final class ProgramIndex {
     }
 
     private TypeRef resolveSimpleName(String name, Node context, FileContext file) {
-        for (TypeInfo t = enclosingType(context); t != null; t = t.outer()) {
+        TypeInfo scope = enclosingType(context);
+        // A pure function of where the name is written (the enclosing type and the file's imports);
+        // the same few names are resolved hundreds of thousands of times on a large code base.
+        // Only memoised once the supertypes are all known: while they are being resolved, an answer may still change.
+        return complete ? simpleNames.computeIfAbsent(new SimpleNameKey(scope, file, name), k -> resolveSimpleName(name, scope, file))
+                : resolveSimpleName(name, scope, file);
+    }
+
+    private record SimpleNameKey(TypeInfo scope, FileContext file, String name) {}
+
+    private TypeRef resolveSimpleName(String name, TypeInfo scope, FileContext file) {
+        for (TypeInfo t = scope; t != null; t = t.outer()) {
             if (t.simpleName().equals(name)) {
                 return TypeRef.project(t);
             }

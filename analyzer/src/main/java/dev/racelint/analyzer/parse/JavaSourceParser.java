@@ -134,6 +134,10 @@ public final class JavaSourceParser {
         }
     }
 
+    /**
+     * The configuration of every parse. JavaParser gives nodes positions only when it stores tokens, so
+     * tokens are stored, and dropped from the tree right after the parse ({@link TreeCompactor}).
+     */
     public static ParserConfiguration configuration() {
         return new ParserConfiguration()
                 .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_25)
@@ -164,7 +168,12 @@ public final class JavaSourceParser {
         try {
             ParseResult<CompilationUnit> result = parser.parse(text.text());
             if (result.isSuccessful() && result.getResult().isPresent()) {
-                return new ParsedFile(source.path(), result.getResult().get());
+                CompilationUnit unit = result.getResult().get();
+                // Only files that mention racelint can hold suppressions, the only comments anything reads.
+                ParsedFile file = text.text().contains("racelint") ? new ParsedFile(source.path(), unit)
+                        : new ParsedFile(source.path(), unit, java.util.Map.of());
+                TreeCompactor.compact(unit);
+                return file;
             }
             Problem first = result.getProblems().isEmpty() ? null : result.getProblems().get(0);
             int line = 0;

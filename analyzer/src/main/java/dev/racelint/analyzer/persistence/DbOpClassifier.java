@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.persistence;
 
+import dev.racelint.analyzer.parse.NodeMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.expr.AnnotationExpr;
@@ -23,12 +24,9 @@ import dev.racelint.analyzer.resolve.CallResolver;
 import dev.racelint.analyzer.resolve.ExpressionTyper;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -78,7 +76,7 @@ public final class DbOpClassifier {
     private final EntityModel entities;
     private final SqlFacts.Source sql;
     private final MyBatisXml xml;
-    private final Map<Node, Optional<DbOp>> memo = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final NodeMemo<Optional<DbOp>> memo = new NodeMemo<>();
 
     public DbOpClassifier(ProgramIndex index, CallResolver resolver, EntityModel entities, SqlFacts.Source sql,
             MyBatisXml xml) {

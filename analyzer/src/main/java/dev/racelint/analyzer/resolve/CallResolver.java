@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.resolve;
 
+import dev.racelint.analyzer.parse.NodeMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.expr.Expression;
@@ -18,11 +19,8 @@ import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.index.TypeInfo;
 import dev.racelint.analyzer.index.TypeRef;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -48,7 +46,7 @@ public final class CallResolver {
     private final ExpressionTyper typer;
     private final ApiCatalogue catalogue;
     private final Annotations annotations;
-    private final Map<Node, Resolution> memo = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final NodeMemo<Resolution> memo = new NodeMemo<>();
 
     public CallResolver(ProgramIndex index, ExpressionTyper typer, ApiCatalogue catalogue) {
         this.index = index;

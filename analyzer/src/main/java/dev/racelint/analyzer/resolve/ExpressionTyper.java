@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.resolve;
 
+import dev.racelint.analyzer.parse.NodeMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
@@ -17,8 +18,6 @@ import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.index.TypeInfo;
 import dev.racelint.analyzer.index.TypeRef;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,7 +44,7 @@ public final class ExpressionTyper {
 
     private final ProgramIndex index;
     private final ClasspathTypes classpath;
-    private final Map<Node, Typed> memo = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final NodeMemo<Typed> memo = new NodeMemo<>();
     private CallResolver calls;
 
     public ExpressionTyper(ProgramIndex index, ClasspathTypes classpath) {

@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.sql;
 
+import dev.racelint.analyzer.parse.NodeMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.CallableDeclaration;
@@ -43,7 +44,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -81,8 +81,8 @@ public final class SqlStrings {
 
     private static final Value NONE = new Value(null, false);
 
-    private final Map<Node, Optional<String>> memo = Collections.synchronizedMap(new IdentityHashMap<>());
-    private final Map<Node, Value> declarations = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final NodeMemo<Optional<String>> memo = new NodeMemo<>();
+    private final NodeMemo<Value> declarations = new NodeMemo<>();
 
     /** The text of {@code expr} when it is a String this class can read; else empty. */
     public Optional<String> valueOf(Expression expr, ProgramIndex index) {

@@ -1,6 +1,5 @@
 package dev.racelint.analyzer.suppress;
 
-import com.github.javaparser.JavaToken;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.BodyDeclaration;
@@ -114,7 +113,7 @@ public final class Suppressions {
 
     private static FileSuppressions read(ParsedFile file) {
         CompilationUnit unit = file.unit();
-        Map<Integer, String> raw = rawComments(unit);
+        Map<Integer, String> raw = file.lineComments();
         Map<Integer, String> lineComments = new HashMap<>();
         raw.forEach((line, text) -> lineComments.put(line, text.substring(2).strip()));
         List<Scoped> annotations = new ArrayList<>();
@@ -180,19 +179,6 @@ public final class Suppressions {
                 out.add(s.getValue());
             }
         }
-        return out;
-    }
-
-    /** Each line's {@code //} comment as written, by line. */
-    private static Map<Integer, String> rawComments(CompilationUnit unit) {
-        Map<Integer, String> out = new HashMap<>();
-        unit.getTokenRange().ifPresent(tokens -> {
-            for (JavaToken token : tokens) {
-                if (token.getCategory().isComment() && token.getText().startsWith("//") && token.getRange().isPresent()) {
-                    out.put(token.getRange().get().begin.line, token.getText());
-                }
-            }
-        });
         return out;
     }
 }

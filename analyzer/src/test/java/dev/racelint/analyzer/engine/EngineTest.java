@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.CallGraphBuilder;
+import dev.racelint.analyzer.callgraph.CallerClosure;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.index.MethodInfo;
@@ -88,6 +89,36 @@ class EngineTest {
         assertThat(io.get(0).site().effect().api()).isEqualTo("RestTemplate.postForObject()");
         assertThat(io.get(0).calls()).extracting(CallEdge::callee).extracting(MethodInfo::displayName)
                 .containsExactly("HttpGateway.charge()");
+    }
+
+    /** A chain of {@code hops} helper classes, the last calling the HTTP gateway, called from a transaction. */
+    private void loadChain(int hops) throws IOException {
+        List<String> sources = new java.util.ArrayList<>(List.of(GATEWAY, HTTP_GATEWAY));
+        for (int i = 0; i < hops; i++) {
+            String next = i + 1 < hops ? "private final Hop" + (i + 1) + " next = new Hop" + (i + 1) + "(); public void run() { next.run(); }"
+                    : "private final Gateway gateway = new HttpGateway(); public void run() { gateway.charge(1); }";
+            sources.add("package p; public class Hop" + i + " { " + next + " }");
+        }
+        sources.add("""
+                package p;
+                import org.springframework.transaction.annotation.Transactional;
+                public class Tx {
+                    private final Hop0 first = new Hop0();
+                    @Transactional public void work() { first.run(); }
+                }
+                """);
+        load(sources.toArray(String[]::new));
+    }
+
+    @Test
+    void effectsAreFollowedThroughABoundedNumberOfCalls() throws IOException {
+        // work -> Hop0 .. Hop3 -> HttpGateway.charge: the transaction's own call, then four more
+        loadChain(4);
+        assertThat(ioIn("p.Tx", "work")).singleElement()
+                .satisfies(e -> assertThat(e.calls()).hasSize(1 + CallerClosure.MAX_WITNESS_CALLS));
+        // one hop more: past the bound, a chain that context-insensitive dispatch mostly makes up
+        loadChain(5);
+        assertThat(ioIn("p.Tx", "work")).isEmpty();
     }
 
     @Test
