@@ -92,8 +92,7 @@ public final class RacelintCommand implements Callable<Integer> {
             }
             code = commandLine.execute(args);
         } catch (OutOfMemoryError e) {
-            System.err.println("racelint: internal error: out of memory; give the JVM more heap, "
-                    + "e.g. RACELINT_JAVA_OPTS=-Xmx4g");
+            System.err.println(outOfMemoryMessage(Runtime.getRuntime().maxMemory()));
             code = ExitCodes.INTERNAL_ERROR;
         } catch (Throwable e) {
             System.err.println("racelint: internal error: " + e);
@@ -104,6 +103,15 @@ public final class RacelintCommand implements Callable<Integer> {
         }
         System.out.flush();
         System.exit(code);
+    }
+
+    /** What to do when the heap is too small for the code being scanned. */
+    static String outOfMemoryMessage(long maxHeapBytes) {
+        long mb = maxHeapBytes / (1024 * 1024);
+        long suggested = Math.max(2, (mb * 2 + 1023) / 1024);
+        return "racelint: out of memory: the " + mb + " MB heap is too small for this code base. Give the JVM more "
+                + "(e.g. RACELINT_JAVA_OPTS=\"-XX:+UseParallelGC -Xmx" + suggested + "g\" with the launcher, or java -Xmx"
+                + suggested + "g -jar racelint.jar), or scan fewer folders (--exclude, or one module at a time).";
     }
 
     /** A command line with racelint's error handling: exit 2 for usage errors, 3 for failures. */

@@ -18,14 +18,10 @@ class InterruptTest {
 
     @Test
     void sigintStopsTheScanWith130AndLeavesNoReportBehind() throws Exception {
-        for (int i = 0; i < 400; i++) {
-            Sources.write(dir, "src/main/java/demo/Big" + i + ".java", Sources.large("Big" + i, 60 * 1024));
-        }
+        Sources.writeLarge(dir, 400);
         Path out = dir.resolve("racelint.sarif");
-        Process scan = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), RacelintCommand.class.getName(),
-                "scan", dir.toString(), "--format", "sarif", "--output", out.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("log.txt").toFile()).start();
+        Process scan = Sources.racelintProcess(List.of(), dir.resolve("log.txt"),
+                "scan", dir.toString(), "--format", "sarif", "--output", out.toString()).start();
         // wait until the scan is well under way (it reports progress only on a terminal, so just wait)
         Thread.sleep(2500);
         assertThat(scan.isAlive()).as("the scan should still be running; log: " + Files.readString(dir.resolve("log.txt")))

@@ -114,4 +114,21 @@ final class Sources {
         text.append("}\n");
         return text.toString();
     }
+
+    /** {@code count} generated classes of about 60 KB each under {@code dir/src/main/java/demo}. */
+    static void writeLarge(Path dir, int count) {
+        for (int i = 0; i < count; i++) {
+            write(dir, "src/main/java/demo/Big" + i + ".java", large("Big" + i, 60 * 1024));
+        }
+    }
+
+    /** racelint's main class in a fresh JVM with this test's class path, output and errors into {@code log}. */
+    static ProcessBuilder racelintProcess(java.util.List<String> jvmOptions, Path log, String... args) {
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), RacelintCommand.class.getName()));
+        command.addAll(java.util.List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    }
 }

@@ -19,6 +19,9 @@ public final class MethodTasks {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("analysis interrupted", e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error; // out of memory, above all: the caller says what to do about it
+            }
             throw new IllegalStateException(e.getCause());
         } finally {
             pool.shutdown();

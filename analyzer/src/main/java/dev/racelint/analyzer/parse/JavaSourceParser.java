@@ -69,6 +69,7 @@ public final class JavaSourceParser {
         CountDownLatch finished = new CountDownLatch(n);
         ThreadLocal<JavaParser> parsers = ThreadLocal.withInitial(() -> new JavaParser(configuration()));
         AtomicInteger workers = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory = new java.util.concurrent.atomic.AtomicReference<>();
         ExecutorService pool = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(null, r, "racelint-parser-" + workers.incrementAndGet(), WORKER_STACK_BYTES);
             t.setDaemon(true);
@@ -79,6 +80,7 @@ public final class JavaSourceParser {
                 while (!slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
                     giveUpOverdue(sources, state, started, slots, finished, diagnostics, done, progress);
                 }
+                throwIfOutOfMemory(outOfMemory);
                 int index = i;
                 pool.execute(() -> {
                     started.set(index, System.nanoTime());
@@ -86,6 +88,9 @@ public final class JavaSourceParser {
                     ParsedFile result = null;
                     try {
                         result = parseOne(parsers.get(), sources.get(index), diagnostics);
+                    } catch (OutOfMemoryError e) {
+                        // handed to the caller's thread: the scan stops with a clear message, not a stack trace per worker
+                        outOfMemory.compareAndSet(null, e);
                     } finally {
                         if (state.compareAndSet(index, RUNNING, DONE)) {
                             parsed[index] = result;
@@ -97,8 +102,10 @@ public final class JavaSourceParser {
                 });
             }
             while (!finished.await(100, TimeUnit.MILLISECONDS)) {
+                throwIfOutOfMemory(outOfMemory);
                 giveUpOverdue(sources, state, started, slots, finished, diagnostics, done, progress);
             }
+            throwIfOutOfMemory(outOfMemory);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("parsing interrupted", e);
@@ -114,6 +121,13 @@ public final class JavaSourceParser {
         List<Diagnostic> sorted = new ArrayList<>(diagnostics);
         sorted.sort(DiagnosticOrder.INSTANCE);
         return new Result(files, sorted);
+    }
+
+    private static void throwIfOutOfMemory(java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory) {
+        OutOfMemoryError e = outOfMemory.get();
+        if (e != null) {
+            throw e;
+        }
     }
 
     /** Parser threads get a deeper stack than the default, so deeply nested (generated) code still parses. */
