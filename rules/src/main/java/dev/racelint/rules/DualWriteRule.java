@@ -49,6 +49,9 @@ public final class DualWriteRule implements Rule {
         if (ops.stream().anyMatch(op -> op.isWrite() && HandlerRules.OUTBOX_TABLE.matcher(op.table()).matches())) {
             return; // an outbox (or its relay)
         }
+        if (!context.reachability().mayReach(context.method(), "publish", DualWriteRule::isPublish, PUBLISH_DEPTH + 1)) {
+            return; // no publish within reach: nothing below can report
+        }
         var facts = context.transactions().graph().facts(context.method());
         DbOp directWrite = ops.stream().filter(DbOp::isWrite).findFirst().orElse(null);
         RuleDescriptor rule = descriptor();

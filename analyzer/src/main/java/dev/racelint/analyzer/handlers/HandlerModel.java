@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.handlers;
 
+import dev.racelint.analyzer.index.MethodMemo;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.expr.AnnotationExpr;
@@ -15,7 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /** Finds the handlers: Spring MVC and JAX-RS endpoints, message listeners, webhooks. */
@@ -65,15 +65,16 @@ public final class HandlerModel {
 
     private final ProgramIndex index;
     private final Annotations annotations;
-    private final Map<Integer, Optional<Handler>> memo = new ConcurrentHashMap<>();
+    private final MethodMemo<Optional<Handler>> memo;
 
     public HandlerModel(ProgramIndex index) {
         this.index = index;
         this.annotations = new Annotations(index);
+        this.memo = new MethodMemo<>(index);
     }
 
     public Optional<Handler> handler(MethodInfo method) {
-        return memo.computeIfAbsent(method.id(), id -> compute(method));
+        return memo.get(method, this::compute);
     }
 
     private Optional<Handler> compute(MethodInfo method) {

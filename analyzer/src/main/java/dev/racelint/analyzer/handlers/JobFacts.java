@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.handlers;
 
+import dev.racelint.analyzer.index.MethodMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.stmt.ContinueStmt;
@@ -28,11 +29,12 @@ public final class JobFacts {
 
     private final ProgramIndex index;
     private final Reachability reachability;
-    private final java.util.Map<Integer, Boolean> ownership = new java.util.concurrent.ConcurrentHashMap<>();
+    private final MethodMemo<Boolean> ownership;
 
     public JobFacts(ProgramIndex index, Reachability reachability) {
         this.index = index;
         this.reachability = reachability;
+        this.ownership = new MethodMemo<>(index);
     }
 
     /**
@@ -41,7 +43,7 @@ public final class JobFacts {
      */
     public boolean checksOwnership(MethodInfo job) {
         // asked for every method on every path a job reaches: read each method once
-        return ownership.computeIfAbsent(job.id(), id -> readsOwnership(job));
+        return ownership.get(job, this::readsOwnership);
     }
 
     private boolean readsOwnership(MethodInfo job) {

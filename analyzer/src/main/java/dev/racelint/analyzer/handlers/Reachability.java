@@ -29,11 +29,46 @@ public final class Reachability {
     private final CallGraph graph;
     private final PersistenceModel persistence;
     private final TransactionModel transactions;
+    private final Map<String, java.util.BitSet> reaching = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Reachability(CallGraph graph, PersistenceModel persistence, TransactionModel transactions) {
         this.graph = graph;
         this.persistence = persistence;
         this.transactions = transactions;
+    }
+
+    /**
+     * Whether an effect that {@code effect} accepts is at most {@code maxCalls} calls from {@code from}
+     * (0: in its own code), through any call, whatever the transaction boundaries: a superset of what
+     * {@link #effects} finds, computed once per {@code key} over the whole graph, so that a rule can skip
+     * the methods that cannot reach the effect before it searches paths from each of their calls.
+     */
+    public boolean mayReach(MethodInfo from, String key, java.util.function.Predicate<EffectSite> effect, int maxCalls) {
+        return reaching.computeIfAbsent(key + "/" + maxCalls, k -> reachingWithin(effect, maxCalls)).get(from.id());
+    }
+
+    private java.util.BitSet reachingWithin(java.util.function.Predicate<EffectSite> effect, int maxCalls) {
+        java.util.BitSet reached = new java.util.BitSet();
+        List<MethodInfo> frontier = new ArrayList<>();
+        for (MethodInfo m : graph.index().methods()) {
+            if (graph.facts(m).effects().stream().anyMatch(effect)) {
+                reached.set(m.id());
+                frontier.add(m);
+            }
+        }
+        for (int depth = 0; depth < maxCalls && !frontier.isEmpty(); depth++) {
+            List<MethodInfo> next = new ArrayList<>();
+            for (MethodInfo callee : frontier) {
+                for (CallEdge edge : graph.callers(callee)) {
+                    if (!reached.get(edge.caller().id())) {
+                        reached.set(edge.caller().id());
+                        next.add(edge.caller());
+                    }
+                }
+            }
+            frontier = next;
+        }
+        return reached;
     }
 
     /** Methods reachable from {@code start} (itself first), each with its shortest path. */

@@ -17,6 +17,8 @@ public final class MethodInfo {
     private final TypeInfo declaringType;
     private final CallableDeclaration<?> declaration;
     private final boolean anonymous;
+    private final boolean constructor;
+    private final String name;
     private final String signature;
 
     MethodInfo(int id, TypeInfo declaringType, CallableDeclaration<?> declaration, boolean anonymous) {
@@ -24,6 +26,9 @@ public final class MethodInfo {
         this.declaringType = declaringType;
         this.declaration = declaration;
         this.anonymous = anonymous;
+        // asked for at every method lookup: read once from the tree
+        this.constructor = declaration.isConstructorDeclaration();
+        this.name = constructor ? "<init>" : declaration.getNameAsString();
         String params = declaration.getParameters().stream()
                 .map(p -> eraseGenerics(p.getType().asString()) + (p.isVarArgs() ? "..." : ""))
                 .collect(Collectors.joining(","));
@@ -64,11 +69,11 @@ public final class MethodInfo {
     }
 
     public boolean isConstructor() {
-        return declaration.isConstructorDeclaration();
+        return constructor;
     }
 
     public String name() {
-        return isConstructor() ? "<init>" : declaration.getNameAsString();
+        return name;
     }
 
     public SimpleName nameNode() {

@@ -52,6 +52,7 @@ public final class ProgramIndex {
     private final Map<String, List<TypeInfo>> directSubtypes = new HashMap<>();
     private final Map<CompilationUnit, FileContext> fileByUnit = new IdentityHashMap<>();
     private volatile boolean complete;
+    private MethodMemo<List<com.github.javaparser.ast.expr.MethodCallExpr>> ownCalls;
     private final java.util.concurrent.ConcurrentHashMap<SimpleNameKey, TypeRef> simpleNames =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -72,6 +73,7 @@ public final class ProgramIndex {
             }
         }
         index.complete = true;
+        index.ownCalls = new MethodMemo<>(index);
         return index;
     }
 
@@ -79,7 +81,20 @@ public final class ProgramIndex {
         FileContext file = new FileContext(parsed.path(), parsed.unit());
         files.add(file);
         fileByUnit.put(parsed.unit(), file);
-        for (TypeDeclaration<?> decl : parsed.unit().findAll(TypeDeclaration.class)) {
+        // One walk of the file collects the three kinds of declarations, each in source order.
+        List<TypeDeclaration<?>> typeDeclarations = new ArrayList<>();
+        List<ObjectCreationExpr> anonymousClasses = new ArrayList<>();
+        List<EnumConstantDeclaration> enumConstants = new ArrayList<>();
+        parsed.unit().walk(node -> {
+            if (node instanceof TypeDeclaration<?> t) {
+                typeDeclarations.add(t);
+            } else if (node instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()) {
+                anonymousClasses.add(o);
+            } else if (node instanceof EnumConstantDeclaration e) {
+                enumConstants.add(e);
+            }
+        });
+        for (TypeDeclaration<?> decl : typeDeclarations) {
             TypeInfo outer = enclosingType(decl.getParentNode().orElse(null));
             String name = outer != null
                     ? outer.qualifiedName() + "." + decl.getNameAsString()
@@ -90,8 +105,7 @@ public final class ProgramIndex {
             typesByDeclaration.put(decl, type);
             indexMembers(type);
         }
-        for (ObjectCreationExpr creation : parsed.unit().findAll(ObjectCreationExpr.class,
-                o -> o.getAnonymousClassBody().isPresent())) {
+        for (ObjectCreationExpr creation : anonymousClasses) {
             TypeInfo owner = enclosingType(creation);
             if (owner == null) {
                 continue;
@@ -104,7 +118,7 @@ public final class ProgramIndex {
             }
             anonymousMethods.put(creation, list);
         }
-        for (EnumConstantDeclaration constant : parsed.unit().findAll(EnumConstantDeclaration.class)) {
+        for (EnumConstantDeclaration constant : enumConstants) {
             TypeInfo owner = enclosingType(constant);
             if (owner == null) {
                 continue;
@@ -240,6 +254,21 @@ public final class ProgramIndex {
      */
     public boolean isOwnCode(Node node, MethodInfo method) {
         return enclosingMethod(node) == method;
+    }
+
+    /**
+     * The method calls of {@code method}'s own code (not of the lambdas' or classes' methods declared
+     * inside it), in source order; found once, since several models and rules ask for them.
+     */
+    public List<com.github.javaparser.ast.expr.MethodCallExpr> ownCalls(MethodInfo method) {
+        return ownCalls.get(method, m -> {
+            Node body = m.body();
+            if (body == null) {
+                return List.of();
+            }
+            return body.findAll(com.github.javaparser.ast.expr.MethodCallExpr.class).stream()
+                    .filter(call -> isOwnCode(call, m)).toList();
+        });
     }
 
     /** Project types that directly extend or implement {@code type}. */

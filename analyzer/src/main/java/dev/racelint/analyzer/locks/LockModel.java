@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.locks;
 
+import dev.racelint.analyzer.index.MethodMemo;
 import com.github.javaparser.Position;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.expr.Expression;
@@ -38,7 +39,6 @@ import dev.racelint.analyzer.index.TypeRef;
 import dev.racelint.analyzer.resolve.LocalVariables;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,18 +62,19 @@ public final class LockModel {
     private final PersistenceModel persistence;
     private final TransactionModel transactions;
     private volatile EffectSummaries summaries;
-    private final Map<Integer, List<LockScope>> scopes = new ConcurrentHashMap<>();
+    private final MethodMemo<List<LockScope>> scopes;
 
     public LockModel(CallGraph graph, ExpressionTyper typer, PersistenceModel persistence, TransactionModel transactions) {
         this.graph = graph;
         this.typer = typer;
         this.persistence = persistence;
         this.transactions = transactions;
+        this.scopes = new MethodMemo<>(graph.index());
     }
 
     /** The lock scopes of a method, computed once. */
     public List<LockScope> scopesIn(MethodInfo method) {
-        return scopes.computeIfAbsent(method.id(), id -> List.copyOf(computeScopes(method)));
+        return scopes.get(method, m -> List.copyOf(computeScopes(m)));
     }
 
     private List<LockScope> computeScopes(MethodInfo method) {

@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.persistence;
 
+import dev.racelint.analyzer.index.MethodMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
@@ -13,10 +14,8 @@ import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.resolve.CallResolver;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Database operations per method, with one level of project helpers followed (a DAO method that
@@ -32,14 +31,17 @@ public final class PersistenceModel {
     private final ProgramIndex index;
     private final CallResolver resolver;
     private final DbOpClassifier classifier;
-    private final Map<Integer, List<DbOp>> direct = new ConcurrentHashMap<>();
-    private final Map<Integer, List<DbOp>> withHelpers = new ConcurrentHashMap<>();
-    private final Map<Integer, Optional<MethodFlow>> flows = new ConcurrentHashMap<>();
+    private final MethodMemo<List<DbOp>> direct;
+    private final MethodMemo<List<DbOp>> withHelpers;
+    private final MethodMemo<Optional<MethodFlow>> flows;
 
     public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier) {
         this.index = index;
         this.resolver = resolver;
         this.classifier = classifier;
+        this.direct = new MethodMemo<>(index);
+        this.withHelpers = new MethodMemo<>(index);
+        this.flows = new MethodMemo<>(index);
     }
 
     public EntityModel entities() {
@@ -48,16 +50,10 @@ public final class PersistenceModel {
 
     /** Operations performed by the method's own code, in source order. */
     public List<DbOp> directOps(MethodInfo method) {
-        return direct.computeIfAbsent(method.id(), id -> {
-            Node body = method.body();
-            if (body == null) {
-                return List.of();
-            }
+        return direct.get(method, m -> {
             List<DbOp> out = new ArrayList<>();
-            for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
-                if (index.isOwnCode(call, method)) {
-                    classifier.classify(call).ifPresent(out::add);
-                }
+            for (MethodCallExpr call : index.ownCalls(m)) {
+                classifier.classify(call).ifPresent(out::add);
             }
             return withoutNested(out);
         });
@@ -65,16 +61,9 @@ public final class PersistenceModel {
 
     /** Operations of the method, including those one call away in a project helper. */
     public List<DbOp> ops(MethodInfo method) {
-        return withHelpers.computeIfAbsent(method.id(), id -> {
-            Node body = method.body();
-            if (body == null) {
-                return List.of();
-            }
+        return withHelpers.get(method, m -> {
             List<DbOp> out = new ArrayList<>();
-            for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
-                if (!index.isOwnCode(call, method)) {
-                    continue;
-                }
+            for (MethodCallExpr call : index.ownCalls(m)) {
                 Optional<DbOp> own = classifier.classify(call);
                 if (own.isPresent()) {
                     out.add(own.get());
@@ -126,7 +115,7 @@ public final class PersistenceModel {
 
     /** The method's data flow over its operations. */
     public Optional<MethodFlow> flow(MethodInfo method) {
-        return flows.computeIfAbsent(method.id(), id -> {
+        return flows.get(method, m -> {
             Node body = method.body();
             List<DbOp> ops = ops(method);
             if (body == null || ops.isEmpty()) {

@@ -47,6 +47,8 @@ public final class CallResolver {
     private final ApiCatalogue catalogue;
     private final Annotations annotations;
     private final NodeMemo<Resolution> memo = new NodeMemo<>();
+    private final java.util.concurrent.ConcurrentHashMap<OverridesKey, List<MethodInfo>> overrides =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public CallResolver(ProgramIndex index, ExpressionTyper typer, ApiCatalogue catalogue) {
         this.index = index;
@@ -273,6 +275,14 @@ public final class CallResolver {
      * object behind it - Spring injects by generic type too - and is left out.
      */
     private List<MethodInfo> withOverrides(List<MethodInfo> found, TypeInfo receiver, List<String> typeArguments) {
+        // The same interface method is called from many places: its implementations are found once.
+        return new ArrayList<>(overrides.computeIfAbsent(new OverridesKey(List.copyOf(found), receiver, List.copyOf(typeArguments)),
+                k -> List.copyOf(findOverrides(found, receiver, typeArguments))));
+    }
+
+    private record OverridesKey(List<MethodInfo> found, TypeInfo receiver, List<String> typeArguments) {}
+
+    private List<MethodInfo> findOverrides(List<MethodInfo> found, TypeInfo receiver, List<String> typeArguments) {
         LinkedHashSet<MethodInfo> out = new LinkedHashSet<>(found);
         if (found.stream().allMatch(m -> m.isStatic() || m.isPrivate() || m.isConstructor())) {
             return new ArrayList<>(out);

@@ -54,6 +54,10 @@ public final class RetryFacts {
     private static final Set<String> FIXED_INTERVAL_FACTORIES = Set.of("ofExponentialBackoff", "ofDefaults", "of");
     private static final Set<String> GUAVA_FIXED_WAITS = Set.of("fixedWait", "exponentialWait", "incrementingWait",
             "fibonacciWait");
+    /** Every call name {@link #unjitteredLibraryWaits} looks at: the others are skipped before their scope is printed. */
+    private static final Set<String> LIBRARY_WAIT_CALLS = java.util.stream.Stream.of(FIXED_INTERVAL_FACTORIES,
+            GUAVA_FIXED_WAITS, Set.of("waitDuration", "withBackoff", "withDelay"))
+            .flatMap(Set::stream).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** A library-configured or hand-computed wait between attempts with no randomness. */
     public record UnjitteredWait(Node at, String library, String detail) {}
@@ -279,11 +283,11 @@ public final class RetryFacts {
         if (body == null) {
             return out;
         }
-        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
-            if (!index.isOwnCode(call, method)) {
+        for (MethodCallExpr call : index.ownCalls(method)) {
+            String name = call.getNameAsString();
+            if (!LIBRARY_WAIT_CALLS.contains(name)) {
                 continue;
             }
-            String name = call.getNameAsString();
             String scope = call.getScope().map(Object::toString).orElse("");
             if (scope.endsWith("IntervalFunction") && FIXED_INTERVAL_FACTORIES.contains(name)) {
                 out.add(new UnjitteredWait(call, "Resilience4j", "IntervalFunction." + name + "(..) never randomises the "

@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.tx;
 
+import dev.racelint.analyzer.index.MethodMemo;
 import com.github.javaparser.Position;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.MethodDeclaration;
@@ -47,13 +48,14 @@ public final class TransactionModel {
     private final ProgramIndex index;
     private final CallGraph graph;
     private final Annotations annotations;
-    private final Map<Integer, Optional<TransactionAttribute>> attributes = new ConcurrentHashMap<>();
+    private final MethodMemo<Optional<TransactionAttribute>> attributes;
     private final Map<Set<EffectKind>, EffectSummaries> summaries = new ConcurrentHashMap<>();
 
     public TransactionModel(ProgramIndex index, CallGraph graph) {
         this.index = index;
         this.graph = graph;
         this.annotations = new Annotations(index);
+        this.attributes = new MethodMemo<>(index);
     }
 
     // ---- attributes ---------------------------------------------------------------------------
@@ -64,7 +66,7 @@ public final class TransactionModel {
      * private, static, final, a constructor, an anonymous class method).
      */
     public Optional<TransactionAttribute> attribute(MethodInfo method) {
-        return attributes.computeIfAbsent(method.id(), id -> computeAttribute(method));
+        return attributes.get(method, this::computeAttribute);
     }
 
     private Optional<TransactionAttribute> computeAttribute(MethodInfo method) {
