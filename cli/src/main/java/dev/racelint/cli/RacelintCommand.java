@@ -81,7 +81,15 @@ public final class RacelintCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
+    /**
+     * Freed when the heap runs out, so that the message saying so can still be written: at that moment
+     * parser threads may still hold their last trees.
+     */
+    private static byte[] outOfMemoryReserve;
+
     public static void main(String[] args) {
+        outOfMemoryReserve = new byte[16 * 1024 * 1024];
+        String outOfMemory = outOfMemoryMessage(Runtime.getRuntime().maxMemory());
         int code;
         try {
             CommandLine commandLine = newCommandLine(new RacelintCommand());
@@ -92,7 +100,8 @@ public final class RacelintCommand implements Callable<Integer> {
             }
             code = commandLine.execute(args);
         } catch (OutOfMemoryError e) {
-            System.err.println(outOfMemoryMessage(Runtime.getRuntime().maxMemory()));
+            outOfMemoryReserve = null;
+            System.err.println(outOfMemory);
             code = ExitCodes.INTERNAL_ERROR;
         } catch (Throwable e) {
             System.err.println("racelint: internal error: " + e);

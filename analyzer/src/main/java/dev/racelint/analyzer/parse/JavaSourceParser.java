@@ -80,7 +80,7 @@ public final class JavaSourceParser {
                 while (!slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
                     giveUpOverdue(sources, state, started, slots, finished, diagnostics, done, progress);
                 }
-                throwIfOutOfMemory(outOfMemory);
+                throwIfOutOfMemory(outOfMemory, parsed);
                 int index = i;
                 pool.execute(() -> {
                     started.set(index, System.nanoTime());
@@ -102,10 +102,10 @@ public final class JavaSourceParser {
                 });
             }
             while (!finished.await(100, TimeUnit.MILLISECONDS)) {
-                throwIfOutOfMemory(outOfMemory);
+                throwIfOutOfMemory(outOfMemory, parsed);
                 giveUpOverdue(sources, state, started, slots, finished, diagnostics, done, progress);
             }
-            throwIfOutOfMemory(outOfMemory);
+            throwIfOutOfMemory(outOfMemory, parsed);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("parsing interrupted", e);
@@ -123,9 +123,12 @@ public final class JavaSourceParser {
         return new Result(files, sorted);
     }
 
-    private static void throwIfOutOfMemory(java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory) {
+    private static void throwIfOutOfMemory(java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory,
+            ParsedFile[] parsed) {
         OutOfMemoryError e = outOfMemory.get();
         if (e != null) {
+            // the workers still reference the array: let its trees go now, not when they finish
+            java.util.Arrays.fill(parsed, null);
             throw e;
         }
     }
