@@ -19,6 +19,7 @@ import dev.racelint.analyzer.effects.ApiEffect;
 import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.index.Annotations;
 import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.MethodTasks;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.index.TypeInfo;
@@ -69,7 +70,7 @@ public final class CallGraphBuilder {
         indexEventListeners();
         List<MethodInfo> methods = index.methods();
         MethodFacts[] facts = new MethodFacts[methods.size()];
-        dev.racelint.analyzer.index.MethodTasks.forEach(methods, threads, m -> {
+        MethodTasks.forEach(methods, threads, m -> {
             MethodFacts f = new MethodFacts(m);
             try {
                 walk(m, f);

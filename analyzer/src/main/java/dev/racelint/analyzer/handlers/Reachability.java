@@ -9,10 +9,13 @@ import dev.racelint.analyzer.persistence.PersistenceModel;
 import dev.racelint.analyzer.tx.TransactionModel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * What a method reaches through the call graph (same thread), breadth first so that each item
@@ -29,7 +32,7 @@ public final class Reachability {
     private final CallGraph graph;
     private final PersistenceModel persistence;
     private final TransactionModel transactions;
-    private final Map<String, java.util.BitSet> reaching = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, BitSet> reaching = new ConcurrentHashMap<>();
 
     public Reachability(CallGraph graph, PersistenceModel persistence, TransactionModel transactions) {
         this.graph = graph;
@@ -43,12 +46,12 @@ public final class Reachability {
      * {@link #effects} finds, computed once per {@code key} over the whole graph, so that a rule can skip
      * the methods that cannot reach the effect before it searches paths from each of their calls.
      */
-    public boolean mayReach(MethodInfo from, String key, java.util.function.Predicate<EffectSite> effect, int maxCalls) {
+    public boolean mayReach(MethodInfo from, String key, Predicate<EffectSite> effect, int maxCalls) {
         return reaching.computeIfAbsent(key + "/" + maxCalls, k -> reachingWithin(effect, maxCalls)).get(from.id());
     }
 
-    private java.util.BitSet reachingWithin(java.util.function.Predicate<EffectSite> effect, int maxCalls) {
-        java.util.BitSet reached = new java.util.BitSet();
+    private BitSet reachingWithin(Predicate<EffectSite> effect, int maxCalls) {
+        BitSet reached = new BitSet();
         List<MethodInfo> frontier = new ArrayList<>();
         for (MethodInfo m : graph.index().methods()) {
             if (graph.facts(m).effects().stream().anyMatch(effect)) {

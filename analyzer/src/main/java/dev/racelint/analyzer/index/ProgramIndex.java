@@ -10,6 +10,7 @@ import com.github.javaparser.ast.body.EnumDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.RecordDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import com.github.javaparser.ast.type.Type;
@@ -25,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Declarations of the scanned program: types, their supertypes, fields and methods, and the
@@ -52,9 +54,9 @@ public final class ProgramIndex {
     private final Map<String, List<TypeInfo>> directSubtypes = new HashMap<>();
     private final Map<CompilationUnit, FileContext> fileByUnit = new IdentityHashMap<>();
     private volatile boolean complete;
-    private MethodMemo<List<com.github.javaparser.ast.expr.MethodCallExpr>> ownCalls;
-    private final java.util.concurrent.ConcurrentHashMap<SimpleNameKey, TypeRef> simpleNames =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private MethodMemo<List<MethodCallExpr>> ownCalls;
+    private final ConcurrentHashMap<SimpleNameKey, TypeRef> simpleNames =
+            new ConcurrentHashMap<>();
 
     public static ProgramIndex build(List<ParsedFile> parsed) {
         ProgramIndex index = new ProgramIndex();
@@ -260,13 +262,13 @@ public final class ProgramIndex {
      * The method calls of {@code method}'s own code (not of the lambdas' or classes' methods declared
      * inside it), in source order; found once, since several models and rules ask for them.
      */
-    public List<com.github.javaparser.ast.expr.MethodCallExpr> ownCalls(MethodInfo method) {
+    public List<MethodCallExpr> ownCalls(MethodInfo method) {
         return ownCalls.get(method, m -> {
             Node body = m.body();
             if (body == null) {
                 return List.of();
             }
-            return body.findAll(com.github.javaparser.ast.expr.MethodCallExpr.class).stream()
+            return body.findAll(MethodCallExpr.class).stream()
                     .filter(call -> isOwnCode(call, m)).toList();
         });
     }

@@ -11,10 +11,11 @@ import dev.racelint.analyzer.source.SourceFile;
 import dev.racelint.analyzer.source.SourceText;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
 /**
@@ -69,7 +71,7 @@ public final class JavaSourceParser {
         CountDownLatch finished = new CountDownLatch(n);
         ThreadLocal<JavaParser> parsers = ThreadLocal.withInitial(() -> new JavaParser(configuration()));
         AtomicInteger workers = new AtomicInteger();
-        java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<OutOfMemoryError> outOfMemory = new AtomicReference<>();
         ExecutorService pool = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(null, r, "racelint-parser-" + workers.incrementAndGet(), WORKER_STACK_BYTES);
             t.setDaemon(true);
@@ -123,12 +125,12 @@ public final class JavaSourceParser {
         return new Result(files, sorted);
     }
 
-    private static void throwIfOutOfMemory(java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory,
+    private static void throwIfOutOfMemory(AtomicReference<OutOfMemoryError> outOfMemory,
             ParsedFile[] parsed) {
         OutOfMemoryError e = outOfMemory.get();
         if (e != null) {
             // the workers still reference the array: let its trees go now, not when they finish
-            java.util.Arrays.fill(parsed, null);
+            Arrays.fill(parsed, null);
             throw e;
         }
     }

@@ -4,7 +4,6 @@ import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
-import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.finding.SourceRegion;
 import dev.racelint.analyzer.rule.RuleDescriptor;

@@ -1,6 +1,5 @@
 package dev.racelint.analyzer.resolve;
 
-import dev.racelint.analyzer.parse.NodeMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.expr.Expression;
@@ -18,10 +17,12 @@ import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.index.TypeInfo;
 import dev.racelint.analyzer.index.TypeRef;
+import dev.racelint.analyzer.parse.NodeMemo;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves call sites: which scanned methods a call may run (with dispatch from interfaces and
@@ -47,8 +48,8 @@ public final class CallResolver {
     private final ApiCatalogue catalogue;
     private final Annotations annotations;
     private final NodeMemo<Resolution> memo = new NodeMemo<>();
-    private final java.util.concurrent.ConcurrentHashMap<OverridesKey, List<MethodInfo>> overrides =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<OverridesKey, List<MethodInfo>> overrides =
+            new ConcurrentHashMap<>();
 
     public CallResolver(ProgramIndex index, ExpressionTyper typer, ApiCatalogue catalogue) {
         this.index = index;
