@@ -16,6 +16,7 @@ import java.util.Set;
  * @param maxFileBytes  larger files are skipped with a diagnostic
  * @param sourceRoot    directory URIs are relative to; null = the git work tree holding the
  *                      first path, else that path
+ * @param cacheDirectory where results are cached between scans (see {@code ScanCache}); null = no cache
  */
 public record AnalysisOptions(
         List<Path> paths,
@@ -25,7 +26,8 @@ public record AnalysisOptions(
         int threads,
         Set<String> ruleIds,
         long maxFileBytes,
-        Path sourceRoot) {
+        Path sourceRoot,
+        Path cacheDirectory) {
 
     public static final long DEFAULT_MAX_FILE_BYTES = 10L * 1024 * 1024;
 
@@ -37,8 +39,27 @@ public record AnalysisOptions(
         threads = Math.max(1, threads);
     }
 
+    /** Without a cache. */
+    public AnalysisOptions(List<Path> paths, boolean includeTests, List<String> excludes, List<Path> classpath,
+            int threads, Set<String> ruleIds, long maxFileBytes, Path sourceRoot) {
+        this(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes, sourceRoot, null);
+    }
+
     public static AnalysisOptions of(Path... paths) {
         return new AnalysisOptions(List.of(paths), false, List.of(), List.of(),
                 Runtime.getRuntime().availableProcessors(), Set.of(), DEFAULT_MAX_FILE_BYTES, null);
+    }
+
+    /** The same options with results cached in {@code directory} (null: no cache). */
+    public AnalysisOptions withCacheDirectory(Path directory) {
+        return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
+                sourceRoot, directory);
+    }
+
+    /** The directory report URIs are relative to: {@link #sourceRoot()}, else found from the first path. */
+    public Path resolvedSourceRoot() {
+        return sourceRoot != null ? sourceRoot.toAbsolutePath().normalize()
+                : paths.isEmpty() ? Path.of("").toAbsolutePath()
+                : SourceRoots.forScannedPath(paths.get(0));
     }
 }

@@ -32,11 +32,16 @@ import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.source.SourceDiscovery;
 import dev.racelint.analyzer.tx.TransactionModel;
+import dev.racelint.analyzer.cache.CacheKey;
+import dev.racelint.analyzer.cache.CachedScan;
+import dev.racelint.analyzer.cache.ScanCache;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -77,6 +82,21 @@ public final class Analyzer {
         SourceDiscovery.Result sources = discovery.discover(options.paths());
         diagnostics.addAll(sources.diagnostics());
         long t1 = lap(timings, "discover", t0);
+
+        Path root = options.resolvedSourceRoot();
+        List<RuleDescriptor> descriptors = active.stream().map(Rule::descriptor).toList();
+        CacheEntryKey cacheKey = options.cacheDirectory() == null ? null : cacheKey(options, root, active, sources);
+        if (cacheKey != null) {
+            Optional<CachedScan> hit = cacheKey.cache().read(cacheKey.settings(), cacheKey.inputs());
+            t1 = lap(timings, "cache lookup", t1);
+            if (hit.isPresent()) {
+                diagnostics.addAll(hit.get().restoredDiagnostics());
+                diagnostics.sort(DiagnosticOrder.INSTANCE);
+                return new AnalysisResult(descriptors, hit.get().restoredFindings(), diagnostics, root,
+                        hit.get().filesAnalysed(), hit.get().methodsAnalysed(), timings, hit.get().restoredSuppressed());
+            }
+        }
+        int discoveryDiagnostics = diagnostics.size();
 
         int total = sources.files().size();
         JavaSourceParser parser = new JavaSourceParser(options.threads());
@@ -146,14 +166,44 @@ public final class Analyzer {
         sorted.sort(FINDING_ORDER);
         Suppressions.Result suppression = Suppressions.apply(sorted, parsed.files());
         diagnostics.addAll(suppression.notes());
+        if (cacheKey != null) {
+            List<Diagnostic> computed = diagnostics.subList(discoveryDiagnostics, diagnostics.size());
+            store(cacheKey, CachedScan.of(cacheKey.settings(), cacheKey.inputs(), parsed.files().size(), methods.size(),
+                    suppression.kept(), suppression.suppressed(), computed), diagnostics);
+        }
         diagnostics.sort(DiagnosticOrder.INSTANCE);
-        Path root = options.sourceRoot() != null ? options.sourceRoot().toAbsolutePath().normalize()
-                : options.paths().isEmpty() ? Path.of("").toAbsolutePath()
-                : SourceRoots.forScannedPath(options.paths().get(0));
-        List<RuleDescriptor> descriptors = active.stream().map(Rule::descriptor).toList();
         return new AnalysisResult(descriptors, suppression.kept(), diagnostics, root, parsed.files().size(), methods.size(),
                 timings, suppression.suppressed());
     }
+
+    /** Where and under which hashes this scan's result is cached; null when it cannot be (code or a file unreadable). */
+    private CacheEntryKey cacheKey(AnalysisOptions options, Path root, List<Rule> active, SourceDiscovery.Result sources) {
+        List<Class<?>> code = new ArrayList<>(List.of(Analyzer.class, com.github.javaparser.JavaParser.class,
+                net.sf.jsqlparser.parser.CCJSqlParserUtil.class));
+        active.forEach(rule -> code.add(rule.getClass()));
+        Optional<String> settings = CacheKey.settings(options, root,
+                active.stream().map(r -> r.descriptor().id()).toList(), catalogue.fingerprint(), code);
+        if (settings.isEmpty()) {
+            return null;
+        }
+        List<Path> inputFiles = new ArrayList<>(sources.mapperFiles());
+        sources.files().forEach(f -> inputFiles.add(f.path()));
+        Optional<String> inputs = CacheKey.inputs(inputFiles, options.threads());
+        return inputs.map(i -> new CacheEntryKey(new ScanCache(options.cacheDirectory()), settings.get(), i)).orElse(null);
+    }
+
+    /** Writes the entry; a cache that cannot be written leaves a note and the scan's result unchanged. */
+    private static void store(CacheEntryKey key, CachedScan scan, List<Diagnostic> diagnostics) {
+        try {
+            key.cache().write(scan);
+        } catch (IOException | RuntimeException e) {
+            diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.CACHE_NOT_WRITTEN,
+                    "results not cached in " + key.cache().directory() + ": " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : " " + e.getMessage())));
+        }
+    }
+
+    private record CacheEntryKey(ScanCache cache, String settings, String inputs) {}
 
     /** Runs a memoising per-method computation on {@code threads} threads; failures surface later, in the rule pass. */
     private static void forEachMethod(List<MethodInfo> methods, int threads, java.util.function.Consumer<MethodInfo> task) {

@@ -1,6 +1,7 @@
 package dev.racelint.cli;
 
 import dev.racelint.analyzer.AnalysisOptions;
+import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.rule.RuleDescriptor;
@@ -76,6 +77,15 @@ final class AnalysisInput {
     @Option(names = "--no-config", description = "Ignore racelint.yml.")
     boolean noConfig;
 
+    @Option(names = "--cache-dir", paramLabel = "DIR", showDefaultValue = Visibility.NEVER,
+            description = "Where results are kept between scans: a scan whose files, options and racelint are "
+                    + "all unchanged reads its result from there instead of analysing again. Safe to delete. "
+                    + "Default: .racelint/cache in the source root (see --source-root).")
+    Path cacheDir;
+
+    @Option(names = "--no-cache", description = "Analyse without reading or writing the cache.")
+    boolean noCache;
+
     /** The checked options, with what the project's configuration adds (null: none). */
     AnalysisOptions options(RuleRegistry registry, ProjectConfig config) {
         List<String> allExcludes = new ArrayList<>(excludes);
@@ -91,8 +101,13 @@ final class AnalysisInput {
                 }
             }
         }
-        return new AnalysisOptions(checkedPaths(), includeTests, allExcludes, checkedClasspath(), checkedThreads(),
-                rules, checkedMaxFileSize(), checkedSourceRoot());
+        AnalysisOptions options = new AnalysisOptions(checkedPaths(), includeTests, allExcludes, checkedClasspath(),
+                checkedThreads(), rules, checkedMaxFileSize(), checkedSourceRoot());
+        if (noCache) {
+            return options;
+        }
+        return options.withCacheDirectory(cacheDir != null ? cacheDir
+                : ScanCache.defaultDirectory(options.resolvedSourceRoot()));
     }
 
     /** The project's configuration, read and checked (a problem is a usage error naming file:line), or null. */

@@ -7,24 +7,23 @@ import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.diff.ChangedLines;
-import dev.racelint.analyzer.review.Review;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.report.AtomicReplace;
 import dev.racelint.analyzer.report.FileSourceLines;
 import dev.racelint.analyzer.report.JsonReportWriter;
 import dev.racelint.analyzer.report.ReportWriter;
 import dev.racelint.analyzer.report.SarifReportWriter;
 import dev.racelint.analyzer.report.ScanReport;
 import dev.racelint.analyzer.report.TextReportWriter;
+import dev.racelint.analyzer.review.Review;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -342,11 +341,7 @@ final class ScanCommand implements Callable<Integer> {
                 body.writeTo(writer);
             }
             copyPermissions(target, temp);
-            try {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicReplace.move(temp, target);
             temp = null;
         } catch (IOException e) {
             throw new OutputException("cannot write " + target + ": " + e.getClass().getSimpleName()

@@ -84,7 +84,8 @@ class ScanCommandTest {
     @Test
     void theDefaultPathIsTheCurrentFolder() {
         // The test runs in cli/: its sources hold no racy* methods, and test sources are skipped.
-        Cli.Run run = run(Cli.testRules(), "scan", "--format", "json");
+        // --no-cache: the cache would go to the repository's root (its git work tree)
+        Cli.Run run = run(Cli.testRules(), "scan", "--format", "json", "--no-cache");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.out()).contains("\"files\": ");

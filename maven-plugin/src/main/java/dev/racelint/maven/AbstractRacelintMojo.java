@@ -86,6 +86,17 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     @Parameter(property = "racelint.outputDirectory", defaultValue = "${project.build.directory}")
     protected File outputDirectory;
 
+    /**
+     * Where scan results are kept between builds, so that a module whose sources (and upstream
+     * modules' sources), settings and racelint are unchanged is not analysed again. Safe to delete.
+     */
+    @Parameter(property = "racelint.cacheDirectory", defaultValue = "${project.build.directory}/racelint-cache")
+    protected File cacheDirectory;
+
+    /** Analyse every time, without reading or writing the cache. */
+    @Parameter(property = "racelint.noCache", defaultValue = "false")
+    protected boolean noCache;
+
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     protected MavenProject project;
 
@@ -168,7 +179,8 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
 
         ModuleScan.Request request = new ModuleScan.Request(own, context, includeTests,
                 excludes == null ? List.of() : excludes, classpath, ruleIds, sourceRoot, accepted,
-                blankToNull(sarifCategory), toolVersion(), Runtime.getRuntime().availableProcessors());
+                blankToNull(sarifCategory), toolVersion(), Runtime.getRuntime().availableProcessors(),
+                noCache || cacheDirectory == null ? null : cacheDirectory.toPath());
         ModuleScan.Outcome outcome;
         try {
             outcome = ModuleScan.run(request, registry);

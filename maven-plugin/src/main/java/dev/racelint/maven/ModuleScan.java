@@ -8,6 +8,7 @@ import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.report.AtomicReplace;
 import dev.racelint.analyzer.report.FileSourceLines;
 import dev.racelint.analyzer.report.ScanReport;
 import dev.racelint.analyzer.review.Review;
@@ -17,10 +18,8 @@ import dev.racelint.analyzer.suppress.SuppressedFinding;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -56,7 +55,15 @@ final class ModuleScan {
      */
     record Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
             List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
-            String toolVersion, int threads) {
+            String toolVersion, int threads, Path cacheDirectory) {
+
+        /** Without a cache. */
+        Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
+                List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
+                String toolVersion, int threads) {
+            this(ownRoots, contextRoots, includeTests, excludes, classpath, ruleIds, sourceRoot, baseline, sarifCategory,
+                    toolVersion, threads, null);
+        }
 
         Request {
             ownRoots = normalised(ownRoots);
@@ -92,7 +99,7 @@ final class ModuleScan {
         paths.addAll(request.contextRoots());
         AnalysisOptions options = new AnalysisOptions(paths, request.includeTests(), request.excludes(),
                 request.classpath(), request.threads(), request.ruleIds(), AnalysisOptions.DEFAULT_MAX_FILE_BYTES,
-                request.sourceRoot());
+                request.sourceRoot(), request.cacheDirectory());
         AnalysisResult all = new Analyzer(registry.rules(), ApiCatalogue.builtIn()).analyze(options, ProgressListener.NONE);
 
         List<Path> own = request.ownRoots();
@@ -191,11 +198,7 @@ final class ModuleScan {
             if (view != null) {
                 view.setPermissions(PosixFilePermissions.fromString("rw-r--r--"));
             }
-            try {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicReplace.move(temp, target);
         } finally {
             Files.deleteIfExists(temp);
         }

@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.report.AtomicReplace;
 import dev.racelint.analyzer.report.ReportPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -128,7 +128,7 @@ public final class Baseline {
         Path temp = Files.createTempFile(parent, ".racelint-baseline", ".tmp");
         try {
             Files.writeString(temp, toJson(), StandardCharsets.UTF_8);
-            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicReplace.move(temp, file);
         } finally {
             Files.deleteIfExists(temp);
         }

@@ -2,6 +2,7 @@ package dev.racelint.analyzer.effects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.racelint.analyzer.finding.Fingerprints;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -55,6 +56,8 @@ public final class ApiCatalogue {
 
     private final Set<String> declaredExact = new java.util.HashSet<>();
     private final List<Pattern> declaredPatterns = new ArrayList<>();
+    /** Every document loaded, in order: what {@link #fingerprint()} hashes. */
+    private final StringBuilder loaded = new StringBuilder();
 
     public static ApiCatalogue builtIn() {
         try (InputStream in = ApiCatalogue.class.getClassLoader().getResourceAsStream(RESOURCE)) {
@@ -103,8 +106,14 @@ public final class ApiCatalogue {
         return !declaredExact.isEmpty() || !declaredPatterns.isEmpty();
     }
 
+    /** A hash of every document this catalogue was loaded from: equal fingerprints match calls alike. */
+    public String fingerprint() {
+        return Fingerprints.sha256(loaded.toString());
+    }
+
     /** Adds the entries of a catalogue document (same format as the built-in resource). */
     public void load(JsonNode root) {
+        loaded.append(root).append('\n');
         for (JsonNode api : root.path("apis")) {
             Entry entry = new Entry(
                     strings(api.path("types")),
