@@ -104,7 +104,7 @@ public final class Analyzer {
         diagnostics.addAll(parsed.diagnostics());
         long t2 = lap(timings, "parse", t1);
 
-        ProgramIndex index = ProgramIndex.build(parsed.files());
+        ProgramIndex index = ProgramIndex.build(parsed.files(), options.threads());
         long t3 = lap(timings, "index", t2);
 
         ClasspathTypes classpath = options.classpath().isEmpty() ? ClasspathTypes.NONE

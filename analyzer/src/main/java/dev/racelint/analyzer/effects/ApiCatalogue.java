@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -56,6 +57,7 @@ public final class ApiCatalogue {
 
     private final Set<String> declaredExact = new java.util.HashSet<>();
     private final List<Pattern> declaredPatterns = new ArrayList<>();
+    private final Map<String, List<Entry>> entriesByType = new ConcurrentHashMap<>();
     /** Every document loaded, in order: what {@link #fingerprint()} hashes. */
     private final StringBuilder loaded = new StringBuilder();
 
@@ -114,6 +116,7 @@ public final class ApiCatalogue {
     /** Adds the entries of a catalogue document (same format as the built-in resource). */
     public void load(JsonNode root) {
         loaded.append(root).append('\n');
+        entriesByType.clear();
         for (JsonNode api : root.path("apis")) {
             Entry entry = new Entry(
                     strings(api.path("types")),
@@ -176,14 +179,17 @@ public final class ApiCatalogue {
         return interfaces;
     }
 
+    /** The entries for a type name: exact ones, then those whose pattern matches; memoised (every call asks). */
     private List<Entry> entriesFor(String type) {
-        List<Entry> out = new ArrayList<>(exactTypes.getOrDefault(type, List.of()));
-        for (Map.Entry<Pattern, Entry> p : patternTypes) {
-            if (p.getKey().matcher(type).matches()) {
-                out.add(p.getValue());
+        return entriesByType.computeIfAbsent(type, t -> {
+            List<Entry> out = new ArrayList<>(exactTypes.getOrDefault(t, List.of()));
+            for (Map.Entry<Pattern, Entry> p : patternTypes) {
+                if (p.getKey().matcher(t).matches()) {
+                    out.add(p.getValue());
+                }
             }
-        }
-        return out;
+            return List.copyOf(out);
+        });
     }
 
     private static Match matchChain(Entry entry, String type, List<String> chain) {

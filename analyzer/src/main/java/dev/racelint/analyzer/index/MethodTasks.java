@@ -5,16 +5,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 
-/** Runs a per-method task on a pool of its own, so a phase uses exactly the threads it was given. */
+/** Runs a per-method (or per-file) task on a pool of its own, so a phase uses exactly the threads it was given. */
 public final class MethodTasks {
 
     private MethodTasks() {}
 
-    /** Runs {@code task} once per method on {@code threads} threads; the task handles its own failures. */
-    public static void forEach(List<MethodInfo> methods, int threads, Consumer<MethodInfo> task) {
+    /** Runs {@code task} once per item on {@code threads} threads; the task handles its own failures. */
+    public static <T> void forEach(List<T> items, int threads, Consumer<? super T> task) {
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, threads));
         try {
-            pool.submit(() -> methods.parallelStream().forEach(task)).get();
+            pool.submit(() -> items.parallelStream().forEach(task)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("analysis interrupted", e);

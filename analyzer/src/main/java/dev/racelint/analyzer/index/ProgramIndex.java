@@ -59,9 +59,18 @@ public final class ProgramIndex {
             new ConcurrentHashMap<>();
 
     public static ProgramIndex build(List<ParsedFile> parsed) {
+        return build(parsed, 1);
+    }
+
+    /** Indexes {@code parsed}; the walks that find each file's declarations run on {@code threads} threads. */
+    public static ProgramIndex build(List<ParsedFile> parsed, int threads) {
         ProgramIndex index = new ProgramIndex();
-        for (ParsedFile file : parsed) {
-            index.addFile(file);
+        DeclarationNodes[] found = new DeclarationNodes[parsed.size()];
+        List<Integer> positions = java.util.stream.IntStream.range(0, parsed.size()).boxed().toList();
+        MethodTasks.forEach(positions, threads, i -> found[i] = DeclarationNodes.of(parsed.get(i).unit()));
+        for (int i = 0; i < found.length; i++) {
+            index.addFile(parsed.get(i), found[i]);
+            found[i] = null;
         }
         for (TypeInfo type : index.types) {
             index.resolveSupertypes(type);
@@ -79,23 +88,32 @@ public final class ProgramIndex {
         return index;
     }
 
-    private void addFile(ParsedFile parsed) {
+    /** The declarations of one file, each kind in source order, found by one walk of its tree. */
+    private record DeclarationNodes(List<TypeDeclaration<?>> types, List<ObjectCreationExpr> anonymousClasses,
+            List<EnumConstantDeclaration> enumConstants) {
+
+        static DeclarationNodes of(CompilationUnit unit) {
+            DeclarationNodes found = new DeclarationNodes(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            unit.walk(node -> {
+                if (node instanceof TypeDeclaration<?> t) {
+                    found.types.add(t);
+                } else if (node instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()) {
+                    found.anonymousClasses.add(o);
+                } else if (node instanceof EnumConstantDeclaration e) {
+                    found.enumConstants.add(e);
+                }
+            });
+            return found;
+        }
+    }
+
+    private void addFile(ParsedFile parsed, DeclarationNodes found) {
         FileContext file = new FileContext(parsed.path(), parsed.unit());
         files.add(file);
         fileByUnit.put(parsed.unit(), file);
-        // One walk of the file collects the three kinds of declarations, each in source order.
-        List<TypeDeclaration<?>> typeDeclarations = new ArrayList<>();
-        List<ObjectCreationExpr> anonymousClasses = new ArrayList<>();
-        List<EnumConstantDeclaration> enumConstants = new ArrayList<>();
-        parsed.unit().walk(node -> {
-            if (node instanceof TypeDeclaration<?> t) {
-                typeDeclarations.add(t);
-            } else if (node instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()) {
-                anonymousClasses.add(o);
-            } else if (node instanceof EnumConstantDeclaration e) {
-                enumConstants.add(e);
-            }
-        });
+        List<TypeDeclaration<?>> typeDeclarations = found.types();
+        List<ObjectCreationExpr> anonymousClasses = found.anonymousClasses();
+        List<EnumConstantDeclaration> enumConstants = found.enumConstants();
         for (TypeDeclaration<?> decl : typeDeclarations) {
             TypeInfo outer = enclosingType(decl.getParentNode().orElse(null));
             String name = outer != null

@@ -190,7 +190,7 @@ public final class JavaSourceParser {
                 CompilationUnit unit = result.getResult().get();
                 // Only files that mention racelint can hold suppressions, the only comments anything reads.
                 ParsedFile file = text.text().contains("racelint") ? new ParsedFile(source.path(), unit)
-                        : new ParsedFile(source.path(), unit, java.util.Map.of());
+                        : new ParsedFile(source.path(), unit, java.util.Map.of(), false);
                 TreeCompactor.compact(unit);
                 return file;
             }

@@ -112,6 +112,10 @@ public final class Suppressions {
     // ---- reading ---------------------------------------------------------------------------------
 
     private static FileSuppressions read(ParsedFile file) {
+        if (!file.mentionsRacelint()) {
+            // every suppression names racelint in a string literal or a comment
+            return new FileSuppressions(List.of(), Map.of());
+        }
         CompilationUnit unit = file.unit();
         Map<Integer, String> raw = file.lineComments();
         Map<Integer, String> lineComments = new HashMap<>();
