@@ -10,6 +10,8 @@ import java.util.List;
  * The outcome of a scan: findings and diagnostics in deterministic order.
  *
  * @param timingsMillis wall time per phase, in pipeline order (discover, parse, index, call graph, rules)
+ * @param fromCache     true when the scan cache answered: no file, setting or racelint changed since
+ *                      the scan that computed this result
  */
 public record AnalysisResult(
         List<RuleDescriptor> rules,
@@ -19,7 +21,15 @@ public record AnalysisResult(
         int filesAnalysed,
         int methodsAnalysed,
         java.util.LinkedHashMap<String, Long> timingsMillis,
-        List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed) {
+        List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed,
+        boolean fromCache) {
+
+    /** A result computed by this scan. */
+    public AnalysisResult(List<RuleDescriptor> rules, List<Finding> findings, List<Diagnostic> diagnostics,
+            Path sourceRoot, int filesAnalysed, int methodsAnalysed, java.util.LinkedHashMap<String, Long> timingsMillis,
+            List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed) {
+        this(rules, findings, diagnostics, sourceRoot, filesAnalysed, methodsAnalysed, timingsMillis, suppressed, false);
+    }
 
     public AnalysisResult {
         findings = List.copyOf(findings);

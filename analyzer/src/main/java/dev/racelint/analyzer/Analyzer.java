@@ -93,7 +93,8 @@ public final class Analyzer {
                 diagnostics.addAll(hit.get().restoredDiagnostics());
                 diagnostics.sort(DiagnosticOrder.INSTANCE);
                 return new AnalysisResult(descriptors, hit.get().restoredFindings(), diagnostics, root,
-                        hit.get().filesAnalysed(), hit.get().methodsAnalysed(), timings, hit.get().restoredSuppressed());
+                        hit.get().filesAnalysed(), hit.get().methodsAnalysed(), timings, hit.get().restoredSuppressed(),
+                        true);
             }
         }
         int discoveryDiagnostics = diagnostics.size();

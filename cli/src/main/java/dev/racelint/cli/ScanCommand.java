@@ -176,6 +176,10 @@ final class ScanCommand implements Callable<Integer> {
             ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
             result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config)).analyze(options, listener);
         }
+        if (result.fromCache()) {
+            err.println("racelint: no file, option or racelint changed since the last scan: results from "
+                    + options.cacheDirectory() + " (--no-cache to analyse again).");
+        }
         if (config != null) {
             result = config.applyLevels(result);
             err.println("racelint: " + config.describe(result.sourceRoot()));

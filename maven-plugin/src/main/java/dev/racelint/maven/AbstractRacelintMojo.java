@@ -188,6 +188,10 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
             throw new MojoExecutionException("racelint: the analysis of " + project.getArtifactId() + " failed: " + e, e);
         }
         ScanReport report = outcome.report();
+        if (outcome.fromCache()) {
+            getLog().info("racelint: no source, setting or racelint changed since the last analysis: results from "
+                    + shown(cacheDirectory.toPath()) + " (-Dracelint.noCache to analyse again)");
+        }
         if (getLog().isDebugEnabled()) {
             getLog().debug("racelint: " + outcome.totalFiles() + " files analysed in all (the module's and its upstream"
                     + " modules'); timings (ms) " + outcome.timingsMillis());

@@ -85,8 +85,9 @@ final class ModuleScan {
      * @param totalFiles    files analysed including the upstream modules' (the module's own count
      *                      is {@code report.filesAnalysed()})
      * @param timingsMillis the analyzer's phase timings
+     * @param fromCache     the scan cache answered (nothing the result depends on changed)
      */
-    record Outcome(ScanReport report, int totalFiles, Map<String, Long> timingsMillis) {
+    record Outcome(ScanReport report, int totalFiles, Map<String, Long> timingsMillis, boolean fromCache) {
         List<Finding> findings() {
             return report.findings();
         }
@@ -110,7 +111,7 @@ final class ModuleScan {
                 .filter(d -> d.file() == null || isUnder(d.file(), own)).toList();
         int ownFiles = countFiles(request);
         AnalysisResult module = new AnalysisResult(all.rules(), findings, diagnostics, all.sourceRoot(), ownFiles,
-                all.methodsAnalysed(), all.timingsMillis(), suppressed);
+                all.methodsAnalysed(), all.timingsMillis(), suppressed, all.fromCache());
 
         Review review = Review.of(module, request.baseline(), null, false);
         ScanReport.Triage triage = review.triage();
@@ -123,7 +124,7 @@ final class ModuleScan {
         }
         ScanReport report = new ScanReport(request.toolVersion(), all.rules(), review.findings(), module.diagnostics(),
                 all.sourceRoot(), request.sarifCategory(), ownFiles, new FileSourceLines(), triage);
-        return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()));
+        return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()), all.fromCache());
     }
 
     /** Writes each report file into {@code directory} (created when missing); returns the files written. */

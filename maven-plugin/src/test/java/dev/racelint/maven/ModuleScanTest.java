@@ -114,6 +114,29 @@ class ModuleScanTest {
     }
 
     @Test
+    void anUnchangedModuleIsAnsweredFromTheCacheUntilAnUpstreamSourceChanges() throws IOException {
+        twoModules();
+        Path cache = repo.resolve("app/target/racelint-cache");
+        ModuleScan.Request cached = new ModuleScan.Request(List.of(appRoot), List.of(clientRoot), false, List.of(),
+                List.of(), allRules, repo, null, "racelint/test", "0.0.0-test", 2, cache);
+
+        ModuleScan.Outcome first = ModuleScan.run(cached, registry);
+        ModuleScan.Outcome second = ModuleScan.run(cached, registry);
+        assertThat(first.fromCache()).isFalse();
+        assertThat(second.fromCache()).isTrue();
+        assertThat(second.findings()).usingRecursiveFieldByFieldElementComparator().isEqualTo(first.findings());
+        assertThat(second.report().filesAnalysed()).isEqualTo(1);
+
+        // the upstream client stops making the HTTP call: the app's finding goes, as without the cache
+        write("client/src/main/java/com/example/client/PaymentClient.java",
+                PAYMENT_CLIENT.replace("return restTemplate.postForObject(\"http://payments/charge\", orderId, String.class);",
+                        "return orderId;"));
+        ModuleScan.Outcome edited = ModuleScan.run(cached, registry);
+        assertThat(edited.fromCache()).isFalse();
+        assertThat(edited.findings()).isEmpty();
+    }
+
+    @Test
     void withoutTheUpstreamSourcesTheCrossModulePathIsNotSeen() throws IOException {
         twoModules();
 
