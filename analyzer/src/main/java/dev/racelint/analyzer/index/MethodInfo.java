@@ -20,15 +20,19 @@ public final class MethodInfo {
     private final boolean constructor;
     private final String name;
     private final String signature;
+    private final int parameterCount;
+    private final boolean varArgs;
 
     MethodInfo(int id, TypeInfo declaringType, CallableDeclaration<?> declaration, boolean anonymous) {
         this.id = id;
         this.declaringType = declaringType;
         this.declaration = declaration;
         this.anonymous = anonymous;
-        // asked for at every method lookup: read once from the tree
+        // asked for at every method lookup (the arity test for each candidate): read once from the tree
         this.constructor = declaration.isConstructorDeclaration();
         this.name = constructor ? "<init>" : declaration.getNameAsString();
+        this.parameterCount = declaration.getParameters().size();
+        this.varArgs = declaration.getParameters().stream().anyMatch(Parameter::isVarArgs);
         String params = declaration.getParameters().stream()
                 .map(p -> eraseGenerics(p.getType().asString()) + (p.isVarArgs() ? "..." : ""))
                 .collect(Collectors.joining(","));
@@ -81,11 +85,11 @@ public final class MethodInfo {
     }
 
     public int parameterCount() {
-        return declaration.getParameters().size();
+        return parameterCount;
     }
 
     public boolean isVarArgs() {
-        return declaration.getParameters().stream().anyMatch(Parameter::isVarArgs);
+        return varArgs;
     }
 
     /** Could a call with {@code arguments} arguments land here? */

@@ -76,7 +76,7 @@ public final class DbOpClassifier {
     private final EntityModel entities;
     private final SqlFacts.Source sql;
     private final MyBatisXml xml;
-    private final NodeMemo<Optional<DbOp>> memo = new NodeMemo<>();
+    private final NodeMemo<Optional<DbOp>> memo;
 
     public DbOpClassifier(ProgramIndex index, CallResolver resolver, EntityModel entities, SqlFacts.Source sql,
             MyBatisXml xml) {
@@ -87,6 +87,7 @@ public final class DbOpClassifier {
         this.entities = entities;
         this.sql = sql;
         this.xml = xml;
+        this.memo = new NodeMemo<>(NodeMemo.EXPECTED_PER_METHOD * index.methods().size());
     }
 
     public EntityModel entities() {

@@ -47,7 +47,7 @@ public final class CallResolver {
     private final ExpressionTyper typer;
     private final ApiCatalogue catalogue;
     private final Annotations annotations;
-    private final NodeMemo<Resolution> memo = new NodeMemo<>();
+    private final NodeMemo<Resolution> memo;
     private final ConcurrentHashMap<OverridesKey, List<MethodInfo>> overrides =
             new ConcurrentHashMap<>();
 
@@ -56,6 +56,7 @@ public final class CallResolver {
         this.typer = typer;
         this.catalogue = catalogue;
         this.annotations = new Annotations(index);
+        this.memo = new NodeMemo<>(NodeMemo.EXPECTED_PER_METHOD * index.methods().size());
         typer.setCallResolver(this);
     }
 

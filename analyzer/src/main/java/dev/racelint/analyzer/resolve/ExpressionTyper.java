@@ -44,12 +44,13 @@ public final class ExpressionTyper {
 
     private final ProgramIndex index;
     private final ClasspathTypes classpath;
-    private final NodeMemo<Typed> memo = new NodeMemo<>();
+    private final NodeMemo<Typed> memo;
     private CallResolver calls;
 
     public ExpressionTyper(ProgramIndex index, ClasspathTypes classpath) {
         this.index = index;
         this.classpath = classpath;
+        this.memo = new NodeMemo<>(NodeMemo.EXPECTED_PER_METHOD * index.methods().size());
     }
 
     void setCallResolver(CallResolver calls) {
