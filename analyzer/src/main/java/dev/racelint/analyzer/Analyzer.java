@@ -1,5 +1,9 @@
 package dev.racelint.analyzer;
 
+import com.github.javaparser.JavaParser;
+import dev.racelint.analyzer.cache.CacheKey;
+import dev.racelint.analyzer.cache.CachedScan;
+import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.CallGraphBuilder;
 import dev.racelint.analyzer.effects.ApiCatalogue;
@@ -11,30 +15,27 @@ import dev.racelint.analyzer.handlers.JobFacts;
 import dev.racelint.analyzer.handlers.Reachability;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.MethodTasks;
+import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.locks.LockModel;
 import dev.racelint.analyzer.locks.LockOrderGraph;
-import dev.racelint.analyzer.retry.RetryFacts;
-import dev.racelint.analyzer.suppress.Suppressions;
-import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
+import dev.racelint.analyzer.parse.JavaSourceParser;
 import dev.racelint.analyzer.persistence.DbOpClassifier;
 import dev.racelint.analyzer.persistence.EntityModel;
 import dev.racelint.analyzer.persistence.MyBatisXml;
 import dev.racelint.analyzer.persistence.PersistenceModel;
 import dev.racelint.analyzer.persistence.SqlFactsSource;
-import dev.racelint.analyzer.parse.JavaSourceParser;
 import dev.racelint.analyzer.resolve.CallResolver;
 import dev.racelint.analyzer.resolve.ClasspathTypes;
 import dev.racelint.analyzer.resolve.ExpressionTyper;
 import dev.racelint.analyzer.resolve.SymbolSolverTypes;
+import dev.racelint.analyzer.retry.RetryFacts;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.source.SourceDiscovery;
+import dev.racelint.analyzer.suppress.Suppressions;
 import dev.racelint.analyzer.tx.TransactionModel;
-import dev.racelint.analyzer.cache.CacheKey;
-import dev.racelint.analyzer.cache.CachedScan;
-import dev.racelint.analyzer.cache.ScanCache;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,6 +46,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
 /**
  * The pipeline: discover sources, parse them in parallel, index declarations, resolve calls and
@@ -179,8 +181,7 @@ public final class Analyzer {
 
     /** Where and under which hashes this scan's result is cached; null when it cannot be (code or a file unreadable). */
     private CacheEntryKey cacheKey(AnalysisOptions options, Path root, List<Rule> active, SourceDiscovery.Result sources) {
-        List<Class<?>> code = new ArrayList<>(List.of(Analyzer.class, com.github.javaparser.JavaParser.class,
-                net.sf.jsqlparser.parser.CCJSqlParserUtil.class));
+        List<Class<?>> code = new ArrayList<>(List.of(Analyzer.class, JavaParser.class, CCJSqlParserUtil.class));
         active.forEach(rule -> code.add(rule.getClass()));
         Optional<String> settings = CacheKey.settings(options, root,
                 active.stream().map(r -> r.descriptor().id()).toList(), catalogue.fingerprint(), code);
