@@ -1,6 +1,5 @@
 package dev.racelint.analyzer.cache;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racelint.analyzer.report.AtomicReplace;
 import java.io.IOException;
@@ -28,8 +27,7 @@ public final class ScanCache {
     /** Entries kept per cache; the least recently used beyond this are deleted. */
     static final int MAX_ENTRIES = 16;
 
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path directory;
     private final Path entries;
