@@ -12,6 +12,8 @@ import java.util.List;
  * @param timingsMillis wall time per phase, in pipeline order (discover, parse, index, call graph, rules)
  * @param fromCache     true when the scan cache answered: no file, setting or racelint changed since
  *                      the scan that computed this result
+ * @param treesFromCache files whose syntax tree was read from the cache rather than parsed, because
+ *                      their contents had not changed since the last scan (0 when {@code fromCache})
  */
 public record AnalysisResult(
         List<RuleDescriptor> rules,
@@ -22,13 +24,14 @@ public record AnalysisResult(
         int methodsAnalysed,
         java.util.LinkedHashMap<String, Long> timingsMillis,
         List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed,
-        boolean fromCache) {
+        boolean fromCache,
+        int treesFromCache) {
 
     /** A result computed by this scan. */
     public AnalysisResult(List<RuleDescriptor> rules, List<Finding> findings, List<Diagnostic> diagnostics,
             Path sourceRoot, int filesAnalysed, int methodsAnalysed, java.util.LinkedHashMap<String, Long> timingsMillis,
             List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed) {
-        this(rules, findings, diagnostics, sourceRoot, filesAnalysed, methodsAnalysed, timingsMillis, suppressed, false);
+        this(rules, findings, diagnostics, sourceRoot, filesAnalysed, methodsAnalysed, timingsMillis, suppressed, false, 0);
     }
 
     public AnalysisResult {

@@ -4,6 +4,7 @@ import com.github.javaparser.JavaParser;
 import dev.racelint.analyzer.cache.CacheKey;
 import dev.racelint.analyzer.cache.CachedScan;
 import dev.racelint.analyzer.cache.ScanCache;
+import dev.racelint.analyzer.cache.TreePack;
 import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.CallGraphBuilder;
 import dev.racelint.analyzer.effects.ApiCatalogue;
@@ -20,6 +21,7 @@ import dev.racelint.analyzer.locks.LockModel;
 import dev.racelint.analyzer.locks.LockOrderGraph;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
 import dev.racelint.analyzer.parse.JavaSourceParser;
+import dev.racelint.analyzer.parse.TreeStore;
 import dev.racelint.analyzer.persistence.DbOpClassifier;
 import dev.racelint.analyzer.persistence.EntityModel;
 import dev.racelint.analyzer.persistence.MyBatisXml;
@@ -89,21 +91,33 @@ public final class Analyzer {
         List<RuleDescriptor> descriptors = active.stream().map(Rule::descriptor).toList();
         CacheEntryKey cacheKey = options.cacheDirectory() == null ? null : cacheKey(options, root, active, sources);
         if (cacheKey != null) {
-            Optional<CachedScan> hit = cacheKey.cache().read(cacheKey.settings(), cacheKey.inputs());
+            Optional<CachedScan> hit = cacheKey.cache().read(cacheKey.settings(), cacheKey.inputs().hash());
             t1 = lap(timings, "cache lookup", t1);
             if (hit.isPresent()) {
                 diagnostics.addAll(hit.get().restoredDiagnostics());
                 diagnostics.sort(DiagnosticOrder.INSTANCE);
                 return new AnalysisResult(descriptors, hit.get().restoredFindings(), diagnostics, root,
                         hit.get().filesAnalysed(), hit.get().methodsAnalysed(), timings, hit.get().restoredSuppressed(),
-                        true);
+                        true, 0);
             }
         }
         int discoveryDiagnostics = diagnostics.size();
 
         int total = sources.files().size();
         JavaSourceParser parser = new JavaSourceParser(options.threads());
-        JavaSourceParser.Result parsed = parser.parseAll(sources.files(), done -> progress.filesParsed(done, total));
+        // the trees of files unchanged since the last scan are read from the cache, the others parsed
+        Optional<TreePack> trees = cacheKey == null ? Optional.empty() : TreePack.open(cacheKey.cache(), cacheKey.inputs());
+        JavaSourceParser.Result parsed;
+        try {
+            parsed = parser.parseAll(sources.files(), trees.isPresent() ? trees.get() : TreeStore.NONE,
+                    done -> progress.filesParsed(done, total));
+            if (trees.isPresent()) {
+                commitTrees(cacheKey.cache(), trees.get(), diagnostics);
+            }
+        } finally {
+            trees.ifPresent(TreePack::close);
+        }
+        int treesFromCache = trees.map(TreePack::reusedTrees).orElse(0);
         diagnostics.addAll(parsed.diagnostics());
         long t2 = lap(timings, "parse", t1);
 
@@ -171,12 +185,12 @@ public final class Analyzer {
         diagnostics.addAll(suppression.notes());
         if (cacheKey != null) {
             List<Diagnostic> computed = diagnostics.subList(discoveryDiagnostics, diagnostics.size());
-            store(cacheKey, CachedScan.of(cacheKey.settings(), cacheKey.inputs(), parsed.files().size(), methods.size(),
+            store(cacheKey, CachedScan.of(cacheKey.settings(), cacheKey.inputs().hash(), parsed.files().size(), methods.size(),
                     suppression.kept(), suppression.suppressed(), computed), diagnostics);
         }
         diagnostics.sort(DiagnosticOrder.INSTANCE);
         return new AnalysisResult(descriptors, suppression.kept(), diagnostics, root, parsed.files().size(), methods.size(),
-                timings, suppression.suppressed());
+                timings, suppression.suppressed(), false, treesFromCache);
     }
 
     /** Where and under which hashes this scan's result is cached; null when it cannot be (code or a file unreadable). */
@@ -190,7 +204,7 @@ public final class Analyzer {
         }
         List<Path> inputFiles = new ArrayList<>(sources.mapperFiles());
         sources.files().forEach(f -> inputFiles.add(f.path()));
-        Optional<String> inputs = CacheKey.inputs(inputFiles, options.threads());
+        Optional<CacheKey.Inputs> inputs = CacheKey.inputs(inputFiles, options.threads());
         return inputs.map(i -> new CacheEntryKey(new ScanCache(options.cacheDirectory()), settings.get(), i)).orElse(null);
     }
 
@@ -205,7 +219,18 @@ public final class Analyzer {
         }
     }
 
-    private record CacheEntryKey(ScanCache cache, String settings, String inputs) {}
+    /** Writes this scan's trees for the next; a pack that cannot be written leaves a note, nothing else. */
+    private static void commitTrees(ScanCache cache, TreePack trees, List<Diagnostic> diagnostics) {
+        try {
+            trees.commit();
+        } catch (IOException | RuntimeException e) {
+            diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.CACHE_NOT_WRITTEN,
+                    "syntax trees not cached in " + cache.directory() + ": " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : " " + e.getMessage())));
+        }
+    }
+
+    private record CacheEntryKey(ScanCache cache, String settings, CacheKey.Inputs inputs) {}
 
     /** Runs a memoising per-method computation on {@code threads} threads; failures surface later, in the rule pass. */
     private static void forEachMethod(List<MethodInfo> methods, int threads, java.util.function.Consumer<MethodInfo> task) {

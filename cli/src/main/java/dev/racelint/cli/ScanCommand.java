@@ -179,6 +179,10 @@ final class ScanCommand implements Callable<Integer> {
         if (result.fromCache()) {
             err.println("racelint: no file, option or racelint changed since the last scan: results from "
                     + options.cacheDirectory() + " (--no-cache to analyse again).");
+        } else if (result.treesFromCache() > 0) {
+            err.println("racelint: " + result.treesFromCache() + " of " + result.filesAnalysed()
+                    + " files unchanged since the last scan: their syntax trees read from " + options.cacheDirectory()
+                    + ", the others parsed.");
         }
         if (config != null) {
             result = config.applyLevels(result);

@@ -111,7 +111,8 @@ final class ModuleScan {
                 .filter(d -> d.file() == null || isUnder(d.file(), own)).toList();
         int ownFiles = countFiles(request);
         AnalysisResult module = new AnalysisResult(all.rules(), findings, diagnostics, all.sourceRoot(), ownFiles,
-                all.methodsAnalysed(), all.timingsMillis(), suppressed, all.fromCache());
+                all.methodsAnalysed(), all.timingsMillis(), suppressed, all.fromCache(),
+                all.treesFromCache());
 
         Review review = Review.of(module, request.baseline(), null, false);
         ScanReport.Triage triage = review.triage();

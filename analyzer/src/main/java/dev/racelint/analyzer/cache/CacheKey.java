@@ -14,8 +14,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -68,22 +70,39 @@ public final class CacheKey {
     }
 
     /**
-     * One hash over the path and SHA-256 of every file, in path order; empty when a file cannot be
-     * read (the scan then runs without the cache and reports the file as it always does).
+     * What the scan reads: the SHA-256 of each file (absolute, normalised path to hex digest), and
+     * one hash over every path and digest in path order.
      */
-    public static Optional<String> inputs(List<Path> files, int threads) {
+    public record Inputs(String hash, Map<Path, String> files) {
+        public Inputs {
+            files = Map.copyOf(files);
+        }
+
+        /** The digest of {@code file}'s contents as hashed, or null when it was not among the inputs. */
+        public String contentHash(Path file) {
+            return files.get(file.toAbsolutePath().normalize());
+        }
+    }
+
+    /**
+     * The digests of every file; empty when a file cannot be read (the scan then runs without the
+     * cache and reports the file as it always does).
+     */
+    public static Optional<Inputs> inputs(List<Path> files, int threads) {
         List<Path> sorted = files.stream().map(p -> p.toAbsolutePath().normalize()).sorted().distinct().toList();
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, threads));
         try {
             List<String> hashes = pool.submit(() -> sorted.parallelStream().map(CacheKey::contentHash).toList()).get();
             StringBuilder text = new StringBuilder();
+            Map<Path, String> byFile = new HashMap<>();
             for (int i = 0; i < sorted.size(); i++) {
                 if (hashes.get(i) == null) {
                     return Optional.empty();
                 }
                 line(text, sorted.get(i).toString(), hashes.get(i));
+                byFile.put(sorted.get(i), hashes.get(i));
             }
-            return Optional.of(Fingerprints.sha256(text.toString()));
+            return Optional.of(new Inputs(Fingerprints.sha256(text.toString()), byFile));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
@@ -111,7 +130,7 @@ public final class CacheKey {
     }
 
     /** Where each class was loaded from, with the size and modification time of that jar or folder. */
-    static Optional<String> codeIdentity(Collection<Class<?>> classes) {
+    public static Optional<String> codeIdentity(Collection<Class<?>> classes) {
         TreeSet<String> locations = new TreeSet<>();
         for (Class<?> type : classes) {
             CodeSource source = type.getProtectionDomain().getCodeSource();

@@ -64,12 +64,22 @@ public final class ScanCache {
         }
     }
 
-    /** Stores {@code scan} under its settings, replacing the entry atomically. */
-    public void write(CachedScan scan) throws IOException {
+    /** The folder of this format's entries (result entries and the tree pack). */
+    Path entries() {
+        return entries;
+    }
+
+    /** Creates the entries' folder, with the marks that keep the cache out of commits and backups. */
+    void prepare() throws IOException {
         Files.createDirectories(entries);
         writeIfAbsent(directory.resolve(".gitignore"), "# racelint's cache: safe to delete, never to commit\n*\n");
         writeIfAbsent(directory.resolve("CACHEDIR.TAG"), "Signature: 8a477f597d28d172789f06886806bc55\n"
                 + "# This directory is racelint's scan cache (https://bford.info/cachedir/).\n");
+    }
+
+    /** Stores {@code scan} under its settings, replacing the entry atomically. */
+    public void write(CachedScan scan) throws IOException {
+        prepare();
         Path target = entryFile(scan.settings());
         Path temp = Files.createTempFile(entries, "entry", ".tmp");
         try {

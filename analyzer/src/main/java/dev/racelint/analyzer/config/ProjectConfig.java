@@ -231,7 +231,8 @@ public final class ProjectConfig {
             suppressed.add(new dev.racelint.analyzer.suppress.SuppressedFinding(withLevel(s.finding()), s.suppression()));
         }
         return new dev.racelint.analyzer.AnalysisResult(rules, findings, result.diagnostics(), result.sourceRoot(),
-                result.filesAnalysed(), result.methodsAnalysed(), result.timingsMillis(), suppressed, result.fromCache());
+                result.filesAnalysed(), result.methodsAnalysed(), result.timingsMillis(), suppressed, result.fromCache(),
+                result.treesFromCache());
     }
 
     private dev.racelint.analyzer.finding.Finding withLevel(dev.racelint.analyzer.finding.Finding f) {

@@ -61,6 +61,14 @@ public final class JavaSourceParser {
      * cannot be interrupted) and a fresh worker takes its slot, so the scan goes on at full width.
      */
     public Result parseAll(List<SourceFile> sources, IntConsumer progress) {
+        return parseAll(sources, TreeStore.NONE, progress);
+    }
+
+    /**
+     * As {@link #parseAll(List, IntConsumer)}, taking each file's tree from {@code store} when it has
+     * one for the file's contents, and offering it every tree parsed cleanly.
+     */
+    public Result parseAll(List<SourceFile> sources, TreeStore store, IntConsumer progress) {
         int n = sources.size();
         ParsedFile[] parsed = new ParsedFile[n];
         List<Diagnostic> diagnostics = Collections.synchronizedList(new ArrayList<>());
@@ -89,7 +97,10 @@ public final class JavaSourceParser {
                     state.set(index, RUNNING);
                     ParsedFile result = null;
                     try {
-                        result = parseOne(parsers.get(), sources.get(index), diagnostics);
+                        result = store.load(sources.get(index));
+                        if (result == null) {
+                            result = parseOne(parsers.get(), sources.get(index), store, diagnostics);
+                        }
                     } catch (OutOfMemoryError e) {
                         // handed to the caller's thread: the scan stops with a clear message, not a stack trace per worker
                         outOfMemory.compareAndSet(null, e);
@@ -164,7 +175,7 @@ public final class JavaSourceParser {
                 .setAttributeComments(false);
     }
 
-    private static ParsedFile parseOne(JavaParser parser, SourceFile source, List<Diagnostic> diagnostics) {
+    private static ParsedFile parseOne(JavaParser parser, SourceFile source, TreeStore store, List<Diagnostic> diagnostics) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(source.path());
@@ -192,6 +203,10 @@ public final class JavaSourceParser {
                 ParsedFile file = text.text().contains("racelint") ? new ParsedFile(source.path(), unit)
                         : new ParsedFile(source.path(), unit, java.util.Map.of(), false);
                 TreeCompactor.compact(unit);
+                if (!text.fallback()) {
+                    // a file read with a fallback encoding is parsed again each time, so its note is too
+                    store.save(source, file);
+                }
                 return file;
             }
             Problem first = result.getProblems().isEmpty() ? null : result.getProblems().get(0);

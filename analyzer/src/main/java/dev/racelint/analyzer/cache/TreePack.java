@@ -1,0 +1,302 @@
+package dev.racelint.analyzer.cache;
+
+import com.github.javaparser.JavaParser;
+import dev.racelint.analyzer.finding.Fingerprints;
+import dev.racelint.analyzer.parse.ParsedFile;
+import dev.racelint.analyzer.parse.TreeCodec;
+import dev.racelint.analyzer.parse.TreeStore;
+import dev.racelint.analyzer.report.AtomicReplace;
+import dev.racelint.analyzer.source.SourceFile;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * The syntax trees of the last scan, one per file contents (SHA-256), in a single file of the cache:
+ * {@code <cache>/v1/trees-<code>.bin}, where {@code <code>} names the JavaParser and racelint that
+ * wrote it, so another version never reads it. A re-scan reads the trees of unchanged files from
+ * here and parses only the files whose contents changed; the pack is then rewritten with exactly the
+ * current files' trees, so it does not grow with edits.
+ *
+ * <p>Layout: a header (magic, format, code identity), the entries one after the other (each a
+ * {@link TreeCodec} blob), then the index (digest, offset, length and CRC-32C per entry), its offset
+ * and an end mark. Anything that does not check out is ignored: the file is parsed as if nothing were
+ * cached.
+ */
+public final class TreePack implements TreeStore, Closeable {
+
+    private static final byte[] MAGIC = "racelint syntax trees\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] END = "RLTREND\n".getBytes(StandardCharsets.US_ASCII);
+    private static final int DIGEST_BYTES = 32;
+    private static final int INDEX_ENTRY_BYTES = DIGEST_BYTES + Long.BYTES + Integer.BYTES + Integer.BYTES;
+
+    private final ScanCache cache;
+    private final Path entries;
+    private final Path file;
+    private final String identity;
+    private final CacheKey.Inputs inputs;
+    private final FileChannel previous;
+    /** Digest to offset, length and checksum of each entry the last scan left. */
+    private final Map<String, long[]> previousIndex;
+    private final Set<String> reused = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger filesReused = new AtomicInteger();
+    /** Written to {@link #temp} this scan: digest to offset, length and checksum. Guarded by {@code this}. */
+    private final Map<String, long[]> written = new HashMap<>();
+    private Path temp;
+    private FileChannel out;
+    private IOException failure;
+
+    private TreePack(ScanCache cache, String identity, CacheKey.Inputs inputs, FileChannel previous,
+            Map<String, long[]> previousIndex) {
+        this.cache = cache;
+        this.entries = cache.entries();
+        this.file = entries.resolve("trees-" + Fingerprints.sha256(identity).substring(0, 16) + ".bin");
+        this.identity = identity;
+        this.inputs = inputs;
+        this.previous = previous;
+        this.previousIndex = previousIndex;
+    }
+
+    /**
+     * The pack in {@code cache} for these inputs, with whatever trees the last scan left there; empty
+     * when trees cannot be cached (racelint's code cannot be identified, or JavaParser's internals
+     * are out of reach).
+     */
+    public static Optional<TreePack> open(ScanCache cache, CacheKey.Inputs inputs) {
+        Optional<String> code = CacheKey.codeIdentity(List.of(JavaParser.class, TreeCodec.class));
+        if (code.isEmpty() || !TreeCodec.available()) {
+            return Optional.empty();
+        }
+        String identity = "trees " + TreeCodec.FORMAT + " java " + Runtime.version().feature() + " " + code.get();
+        TreePack empty = new TreePack(cache, identity, inputs, null, Map.of());
+        if (!Files.isRegularFile(empty.file)) {
+            return Optional.of(empty);
+        }
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(empty.file, StandardOpenOption.READ);
+            Map<String, long[]> index = readIndex(channel, identity);
+            return Optional.of(new TreePack(cache, identity, inputs, channel, index));
+        } catch (IOException | RuntimeException e) {
+            // damaged, truncated or another format: start afresh
+            closeQuietly(channel);
+            return Optional.of(empty);
+        }
+    }
+
+    private static Map<String, long[]> readIndex(FileChannel channel, String identity) throws IOException {
+        long size = channel.size();
+        byte[] header = header(identity);
+        if (size < header.length + Long.BYTES + END.length
+                || !Arrays.equals(read(channel, 0, header.length), header)
+                || !Arrays.equals(read(channel, size - END.length, END.length), END)) {
+            throw new IOException("not a tree pack of this racelint");
+        }
+        long indexOffset = ByteBuffer.wrap(read(channel, size - END.length - Long.BYTES, Long.BYTES)).getLong();
+        long indexBytes = size - END.length - Long.BYTES - indexOffset;
+        if (indexOffset < header.length || indexBytes < Integer.BYTES || indexBytes > Integer.MAX_VALUE) {
+            throw new IOException("bad index");
+        }
+        ByteBuffer index = ByteBuffer.wrap(read(channel, indexOffset, (int) indexBytes));
+        int count = index.getInt();
+        if ((long) count * INDEX_ENTRY_BYTES != indexBytes - Integer.BYTES) {
+            throw new IOException("bad index");
+        }
+        Map<String, long[]> out = new HashMap<>();
+        byte[] digest = new byte[DIGEST_BYTES];
+        for (int i = 0; i < count; i++) {
+            index.get(digest);
+            long offset = index.getLong();
+            int length = index.getInt();
+            int checksum = index.getInt();
+            if (offset < header.length || length < 0 || offset + length > indexOffset) {
+                throw new IOException("bad index");
+            }
+            out.put(HexFormat.of().formatHex(digest), new long[] {offset, length, checksum});
+        }
+        return out;
+    }
+
+    @Override
+    public ParsedFile load(SourceFile source) {
+        String digest = inputs.contentHash(source.path());
+        long[] entry = digest == null ? null : previousIndex.get(digest);
+        if (entry == null) {
+            return null;
+        }
+        try {
+            byte[] bytes = read(previous, entry[0], (int) entry[1]);
+            if (checksum(bytes) != (int) entry[2]) {
+                return null;
+            }
+            ParsedFile tree = TreeCodec.decode(bytes, 0, bytes.length, source.path());
+            reused.add(digest);
+            filesReused.incrementAndGet();
+            return tree;
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            // a damaged entry: the file is parsed, and its tree written anew
+            return null;
+        }
+    }
+
+    @Override
+    public void save(SourceFile source, ParsedFile tree) {
+        String digest = inputs.contentHash(source.path());
+        if (digest == null || reused.contains(digest)) {
+            return;
+        }
+        byte[] bytes;
+        try {
+            bytes = TreeCodec.encode(tree);
+        } catch (TreeCodec.UnsupportedTree | RuntimeException | StackOverflowError e) {
+            // that file is parsed every time
+            return;
+        }
+        synchronized (this) {
+            if (failure != null || written.containsKey(digest)) {
+                return;
+            }
+            try {
+                FileChannel channel = output();
+                long offset = channel.position();
+                writeFully(channel, ByteBuffer.wrap(bytes));
+                written.put(digest, new long[] {offset, bytes.length, checksum(bytes)});
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+    }
+
+    /** How many files' trees came from the pack, rather than from the parser, in this scan. */
+    public int reusedTrees() {
+        return filesReused.get();
+    }
+
+    /**
+     * Replaces the pack with the trees of this scan's files: those reused and those just parsed.
+     * Leaves it as it is when nothing changed.
+     */
+    public synchronized void commit() throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        if (written.isEmpty() && reused.size() == previousIndex.size()) {
+            return;
+        }
+        FileChannel channel = output();
+        for (String digest : reused) {
+            if (!written.containsKey(digest)) {
+                long[] entry = previousIndex.get(digest);
+                long offset = channel.position();
+                for (long copied = 0; copied < entry[1]; ) {
+                    copied += previous.transferTo(entry[0] + copied, entry[1] - copied, channel);
+                }
+                written.put(digest, new long[] {offset, entry[1], entry[2]});
+            }
+        }
+        long indexOffset = channel.position();
+        ByteBuffer index = ByteBuffer.allocate(Integer.BYTES + written.size() * INDEX_ENTRY_BYTES + Long.BYTES + END.length);
+        index.putInt(written.size());
+        written.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            index.put(HexFormat.of().parseHex(e.getKey()));
+            index.putLong(e.getValue()[0]);
+            index.putInt((int) e.getValue()[1]);
+            index.putInt((int) e.getValue()[2]);
+        });
+        index.putLong(indexOffset);
+        index.put(END);
+        writeFully(channel, index.flip());
+        channel.close();
+        out = null;
+        AtomicReplace.move(temp, file);
+        temp = null;
+        deleteOtherPacks();
+    }
+
+    @Override
+    public synchronized void close() {
+        closeQuietly(previous);
+        closeQuietly(out);
+        if (temp != null) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException e) {
+                // a stray temporary file in the cache; the next write leaves it be
+            }
+        }
+    }
+
+    private FileChannel output() throws IOException {
+        if (out == null) {
+            cache.prepare();
+            temp = Files.createTempFile(entries, "trees", ".tmp");
+            out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+            writeFully(out, ByteBuffer.wrap(header(identity)));
+        }
+        return out;
+    }
+
+    /** Packs of other racelint or JavaParser versions: never read again by this one. */
+    private void deleteOtherPacks() throws IOException {
+        try (Stream<Path> list = Files.list(entries)) {
+            for (Path other : list.filter(p -> p.getFileName().toString().startsWith("trees-")
+                    && p.getFileName().toString().endsWith(".bin") && !p.equals(file)).toList()) {
+                Files.deleteIfExists(other);
+            }
+        }
+    }
+
+    private static int checksum(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return (int) crc.getValue();
+    }
+
+    private static byte[] header(String identity) {
+        byte[] text = identity.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(MAGIC.length + Integer.BYTES + text.length)
+                .put(MAGIC).putInt(text.length).put(text).array();
+    }
+
+    private static byte[] read(FileChannel channel, long offset, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer, offset + buffer.position()) < 0) {
+                throw new IOException("truncated");
+            }
+        }
+        return buffer.array();
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
+        }
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (IOException e) {
+                // read-only or already failed: nothing to keep
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.racelint.analyzer.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.racelint.analyzer.parse.JavaSourceParser;
+import dev.racelint.analyzer.parse.ParsedFile;
+import dev.racelint.analyzer.parse.TreeStore;
+import dev.racelint.analyzer.source.SourceFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TreePackTest {
+
+    @TempDir
+    Path temp;
+
+    /** One scan's parse step through the pack; counts the files the parser had to parse. */
+    private record Parse(List<ParsedFile> files, int parsed) {}
+
+    private Parse parse(List<Path> files) throws IOException {
+        ScanCache cache = new ScanCache(temp.resolve("cache"));
+        CacheKey.Inputs inputs = CacheKey.inputs(files, 2).orElseThrow();
+        List<SourceFile> sources = files.stream().map(f -> new SourceFile(f, 0)).toList();
+        try (TreePack pack = TreePack.open(cache, inputs).orElseThrow()) {
+            AtomicInteger parsed = new AtomicInteger();
+            TreeStore counting = new TreeStore() {
+                @Override
+                public ParsedFile load(SourceFile source) {
+                    return pack.load(source);
+                }
+
+                @Override
+                public void save(SourceFile source, ParsedFile file) {
+                    parsed.incrementAndGet();
+                    pack.save(source, file);
+                }
+            };
+            List<ParsedFile> result = new JavaSourceParser(2).parseAll(sources, counting, n -> {}).files();
+            pack.commit();
+            assertThat(pack.reusedTrees() + parsed.get()).isEqualTo(files.size());
+            return new Parse(result, parsed.get());
+        }
+    }
+
+    private List<Path> write(int count) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Path file = temp.resolve("src/C" + i + ".java");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "class C" + i + " { void f() { g(" + i + "); } }\n", StandardCharsets.UTF_8);
+            files.add(file.toAbsolutePath().normalize());
+        }
+        return files;
+    }
+
+    private List<Path> packs() throws IOException {
+        try (Stream<Path> list = Files.list(temp.resolve("cache/v" + CacheKey.FORMAT))) {
+            return list.filter(p -> p.getFileName().toString().startsWith("trees")).toList();
+        }
+    }
+
+    @Test
+    void aSecondScanParsesOnlyTheEditedFile() throws IOException {
+        List<Path> files = write(5);
+        Parse first = parse(files);
+        assertThat(first.parsed()).isEqualTo(5);
+
+        Parse unchanged = parse(files);
+        assertThat(unchanged.parsed()).isZero();
+        for (int i = 0; i < 5; i++) {
+            assertThat(unchanged.files().get(i).unit()).isEqualTo(first.files().get(i).unit());
+            assertThat(unchanged.files().get(i).path()).isEqualTo(files.get(i));
+        }
+
+        Files.writeString(files.get(2), "class C2 { void f() { h(); } }\n", StandardCharsets.UTF_8);
+        Parse edited = parse(files);
+        assertThat(edited.parsed()).as("only the edited file").isEqualTo(1);
+        assertThat(edited.files().get(2).unit().toString()).contains("h()");
+        assertThat(packs()).as("one pack, replaced").hasSize(1);
+    }
+
+    @Test
+    void thePackHoldsOnlyTheCurrentFiles() throws IOException {
+        List<Path> files = write(4);
+        parse(files);
+        long before = Files.size(packs().get(0));
+        for (int round = 0; round < 5; round++) {
+            Files.writeString(files.get(0), "class C0 { void f() { g(" + round + "); } }\n", StandardCharsets.UTF_8);
+            parse(files);
+        }
+        assertThat(Files.size(packs().get(0))).as("edits do not make it grow").isBetween(before - 16, before + 16);
+        assertThat(parse(files.subList(0, 2)).parsed()).isZero();
+        assertThat(Files.size(packs().get(0))).as("files no longer scanned are dropped").isLessThan(before);
+    }
+
+    @Test
+    void aDamagedOrForeignPackIsIgnored() throws IOException {
+        List<Path> files = write(3);
+        parse(files);
+        Path pack = packs().get(0);
+        Files.write(pack, new byte[] {1, 2, 3});
+        assertThat(parse(files).parsed()).as("nothing read from a truncated pack").isEqualTo(3);
+        assertThat(parse(files).parsed()).as("rewritten").isZero();
+
+        Files.writeString(temp.resolve("cache/v" + CacheKey.FORMAT + "/trees-0000000000000000.bin"), "older racelint");
+        parse(files.subList(0, 1));
+        assertThat(packs()).as("packs of other versions are deleted on write").containsExactly(pack);
+    }
+
+    @Test
+    void identicalFilesShareOneEntry() throws IOException {
+        List<Path> files = write(2);
+        Files.writeString(files.get(1), Files.readString(files.get(0)));
+        assertThat(parse(files).parsed()).isEqualTo(2);
+        Parse again = parse(files);
+        assertThat(again.parsed()).isZero();
+        assertThat(again.files().get(1).path()).isEqualTo(files.get(1));
+    }
+}
