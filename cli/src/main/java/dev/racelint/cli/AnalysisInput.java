@@ -78,9 +78,10 @@ final class AnalysisInput {
     boolean noConfig;
 
     @Option(names = "--cache-dir", paramLabel = "DIR", showDefaultValue = Visibility.NEVER,
-            description = "Where results are kept between scans: a scan whose files, options and racelint are "
-                    + "all unchanged reads its result from there instead of analysing again. Safe to delete. "
-                    + "Default: .racelint/cache in the source root (see --source-root).")
+            description = "Where results and syntax trees are kept between scans: a scan whose files, options and "
+                    + "racelint are all unchanged reads its result from there instead of analysing again; after "
+                    + "an edit, only the files whose contents changed are parsed, the others' trees are read "
+                    + "from there. Safe to delete. Default: .racelint/cache in the source root (see --source-root).")
     Path cacheDir;
 
     @Option(names = "--no-cache", description = "Analyse without reading or writing the cache.")

@@ -191,6 +191,10 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         if (outcome.fromCache()) {
             getLog().info("racelint: no source, setting or racelint changed since the last analysis: results from "
                     + shown(cacheDirectory.toPath()) + " (-Dracelint.noCache to analyse again)");
+        } else if (outcome.treesFromCache() > 0) {
+            getLog().info("racelint: " + outcome.treesFromCache() + " of " + outcome.totalFiles()
+                    + " source files unchanged since the last analysis: their syntax trees read from "
+                    + shown(cacheDirectory.toPath()) + ", the others parsed");
         }
         if (getLog().isDebugEnabled()) {
             getLog().debug("racelint: " + outcome.totalFiles() + " files analysed in all (the module's and its upstream"

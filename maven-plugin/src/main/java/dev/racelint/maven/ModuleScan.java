@@ -87,7 +87,8 @@ final class ModuleScan {
      * @param timingsMillis the analyzer's phase timings
      * @param fromCache     the scan cache answered (nothing the result depends on changed)
      */
-    record Outcome(ScanReport report, int totalFiles, Map<String, Long> timingsMillis, boolean fromCache) {
+    record Outcome(ScanReport report, int totalFiles, Map<String, Long> timingsMillis, boolean fromCache,
+            int treesFromCache) {
         List<Finding> findings() {
             return report.findings();
         }
@@ -125,7 +126,8 @@ final class ModuleScan {
         }
         ScanReport report = new ScanReport(request.toolVersion(), all.rules(), review.findings(), module.diagnostics(),
                 all.sourceRoot(), request.sarifCategory(), ownFiles, new FileSourceLines(), triage);
-        return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()), all.fromCache());
+        return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()), all.fromCache(),
+                all.treesFromCache());
     }
 
     /** Writes each report file into {@code directory} (created when missing); returns the files written. */

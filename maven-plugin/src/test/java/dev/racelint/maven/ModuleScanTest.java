@@ -133,6 +133,7 @@ class ModuleScanTest {
                         "return orderId;"));
         ModuleScan.Outcome edited = ModuleScan.run(cached, registry);
         assertThat(edited.fromCache()).isFalse();
+        assertThat(edited.treesFromCache()).as("the app's file is read from the cache, the client's parsed").isEqualTo(1);
         assertThat(edited.findings()).isEmpty();
     }
 
