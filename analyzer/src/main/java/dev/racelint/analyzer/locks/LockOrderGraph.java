@@ -149,8 +149,14 @@ public final class LockOrderGraph {
                 if (callerHeld == null) {
                     continue;
                 }
+                Set<LockName> atCall = heldAtCall.computeIfAbsent(e, edge -> namesHeldAt(locks, edge));
+                if (callerHeld.isEmpty() && atCall.isEmpty()) {
+                    // a path that holds nothing: the meet is empty whatever the other callers hold
+                    meet = new java.util.TreeSet<>();
+                    break;
+                }
                 Set<LockName> here = new java.util.TreeSet<>(callerHeld);
-                here.addAll(heldAtCall.computeIfAbsent(e, edge -> namesHeldAt(locks, edge)));
+                here.addAll(atCall);
                 if (meet == null) {
                     meet = here;
                 } else {
@@ -173,8 +179,12 @@ public final class LockOrderGraph {
     }
 
     private static Set<LockName> namesHeldAt(LockModel locks, CallEdge call) {
+        List<LockScope> scopes = locks.scopesIn(call.caller());
+        if (scopes.isEmpty()) {
+            return Set.of();
+        }
         Set<LockName> names = new HashSet<>();
-        for (LockScope scope : locks.scopesIn(call.caller())) {
+        for (LockScope scope : scopes) {
             if (scope.name() != null && scope.covers().test(call.site())) {
                 names.add(scope.name());
             }
