@@ -106,7 +106,7 @@ public final class Analyzer {
         int total = sources.files().size();
         JavaSourceParser parser = new JavaSourceParser(options.threads());
         // the trees of files unchanged since the last scan are read from the cache, the others parsed
-        Optional<TreePack> trees = cacheKey == null ? Optional.empty() : TreePack.open(cacheKey.cache(), cacheKey.inputs());
+        Optional<TreePack> trees = cacheKey == null ? Optional.empty() : TreePack.open(cacheKey.cache(), root, cacheKey.inputs());
         JavaSourceParser.Result parsed;
         try {
             parsed = parser.parseAll(sources.files(), trees.isPresent() ? trees.get() : TreeStore.NONE,

@@ -87,8 +87,9 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     protected File outputDirectory;
 
     /**
-     * Where scan results are kept between builds, so that a module whose sources (and upstream
-     * modules' sources), settings and racelint are unchanged is not analysed again. Safe to delete.
+     * Where scan results and syntax trees are kept between builds, so that a module whose sources
+     * (and upstream modules' sources), settings and racelint are unchanged is not analysed again, and
+     * one that is analysed again parses only the files whose contents changed. Safe to delete.
      */
     @Parameter(property = "racelint.cacheDirectory", defaultValue = "${project.build.directory}/racelint-cache")
     protected File cacheDirectory;

@@ -38,7 +38,7 @@ public final class RetryInsideTransactionRule implements Rule {
     public void check(MethodContext context, Reporter reporter) {
         RuleDescriptor rule = descriptor();
         var file = context.method().declaringType().file().path();
-        for (CatchClause clause : RetryCatches.inLoops(context.method())) {
+        for (CatchClause clause : RetryCatches.inLoops(context.bodyNodes())) {
             if (!context.runsInTransaction(clause)) {
                 continue;
             }

@@ -29,8 +29,9 @@ import java.util.zip.CRC32C;
 
 /**
  * The syntax trees of the last scan, one per file contents (SHA-256), in a single file of the cache:
- * {@code <cache>/v1/trees-<code>.bin}, where {@code <code>} names the JavaParser and racelint that
- * wrote it, so another version never reads it. A re-scan reads the trees of unchanged files from
+ * {@code <cache>/v1/trees-<root>-<code>.bin}, where {@code <root>} names the scanned root (a pack is
+ * never shared between roots) and {@code <code>} the JavaParser and racelint that wrote it, so
+ * another version never reads it. A re-scan reads the trees of unchanged files from
  * here and parses only the files whose contents changed; the pack is then rewritten with exactly the
  * current files' trees, so it does not grow with edits.
  *
@@ -49,6 +50,8 @@ public final class TreePack implements TreeStore, Closeable {
     private final ScanCache cache;
     private final Path entries;
     private final Path file;
+    /** {@code trees-<root>-}: the packs of this root, whichever racelint wrote them. */
+    private final String rootPrefix;
     private final String identity;
     private final CacheKey.Inputs inputs;
     private final FileChannel previous;
@@ -62,11 +65,12 @@ public final class TreePack implements TreeStore, Closeable {
     private FileChannel out;
     private IOException failure;
 
-    private TreePack(ScanCache cache, String identity, CacheKey.Inputs inputs, FileChannel previous,
-            Map<String, long[]> previousIndex) {
+    private TreePack(ScanCache cache, String rootPrefix, String identity, CacheKey.Inputs inputs,
+            FileChannel previous, Map<String, long[]> previousIndex) {
         this.cache = cache;
         this.entries = cache.entries();
-        this.file = entries.resolve("trees-" + Fingerprints.sha256(identity).substring(0, 16) + ".bin");
+        this.rootPrefix = rootPrefix;
+        this.file = entries.resolve(rootPrefix + Fingerprints.sha256(identity).substring(0, 16) + ".bin");
         this.identity = identity;
         this.inputs = inputs;
         this.previous = previous;
@@ -78,13 +82,16 @@ public final class TreePack implements TreeStore, Closeable {
      * when trees cannot be cached (racelint's code cannot be identified, or JavaParser's internals
      * are out of reach).
      */
-    public static Optional<TreePack> open(ScanCache cache, CacheKey.Inputs inputs) {
+    public static Optional<TreePack> open(ScanCache cache, Path root, CacheKey.Inputs inputs) {
         Optional<String> code = CacheKey.codeIdentity(List.of(JavaParser.class, TreeCodec.class));
         if (code.isEmpty() || !TreeCodec.available()) {
             return Optional.empty();
         }
-        String identity = "trees " + TreeCodec.FORMAT + " java " + Runtime.version().feature() + " " + code.get();
-        TreePack empty = new TreePack(cache, identity, inputs, null, Map.of());
+        String rootName = root.toAbsolutePath().normalize().toString();
+        String rootPrefix = "trees-" + Fingerprints.sha256(rootName).substring(0, 12) + "-";
+        String identity = "trees " + TreeCodec.FORMAT + " java " + Runtime.version().feature() + " root " + rootName
+                + " code " + code.get();
+        TreePack empty = new TreePack(cache, rootPrefix, identity, inputs, null, Map.of());
         if (!Files.isRegularFile(empty.file)) {
             return Optional.of(empty);
         }
@@ -92,7 +99,7 @@ public final class TreePack implements TreeStore, Closeable {
         try {
             channel = FileChannel.open(empty.file, StandardOpenOption.READ);
             Map<String, long[]> index = readIndex(channel, identity);
-            return Optional.of(new TreePack(cache, identity, inputs, channel, index));
+            return Optional.of(new TreePack(cache, rootPrefix, identity, inputs, channel, index));
         } catch (IOException | RuntimeException e) {
             // damaged, truncated or another format: start afresh
             closeQuietly(channel);
@@ -252,10 +259,10 @@ public final class TreePack implements TreeStore, Closeable {
         return out;
     }
 
-    /** Packs of other racelint or JavaParser versions: never read again by this one. */
+    /** This root's packs of other racelint or JavaParser versions: never read again by this one. */
     private void deleteOtherPacks() throws IOException {
         try (Stream<Path> list = Files.list(entries)) {
-            for (Path other : list.filter(p -> p.getFileName().toString().startsWith("trees-")
+            for (Path other : list.filter(p -> p.getFileName().toString().startsWith(rootPrefix)
                     && p.getFileName().toString().endsWith(".bin") && !p.equals(file)).toList()) {
                 Files.deleteIfExists(other);
             }

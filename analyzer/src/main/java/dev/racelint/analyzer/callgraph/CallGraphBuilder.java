@@ -19,6 +19,7 @@ import dev.racelint.analyzer.effects.ApiEffect;
 import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.index.Annotations;
 import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.MethodMemo;
 import dev.racelint.analyzer.index.MethodTasks;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.index.SourceLocations;
@@ -51,11 +52,13 @@ public final class CallGraphBuilder {
     private final CallResolver resolver;
     private final Annotations annotations;
     private final Map<String, List<MethodInfo>> listenersByEventType = new HashMap<>();
+    private final MethodMemo<Boolean> async;
 
     public CallGraphBuilder(ProgramIndex index, CallResolver resolver) {
         this.index = index;
         this.resolver = resolver;
         this.annotations = resolver.annotations();
+        this.async = new MethodMemo<>(index);
     }
 
     public CallGraph build() {
@@ -264,7 +267,12 @@ public final class CallGraphBuilder {
         return !resolver.isHandoff(resolver.resolve(call), call);
     }
 
+    /** Asked at every call edge through a proxy: memoised per method. */
     private boolean isAsync(MethodInfo target) {
+        return async.get(target, this::computeAsync);
+    }
+
+    private boolean computeAsync(MethodInfo target) {
         if (target.declaration() instanceof MethodDeclaration decl && annotations.has(decl, ASYNC)) {
             return true;
         }

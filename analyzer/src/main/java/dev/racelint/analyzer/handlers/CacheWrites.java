@@ -10,6 +10,7 @@ import com.github.javaparser.ast.stmt.ForEachStmt;
 import com.github.javaparser.ast.stmt.ForStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
 import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.ProgramIndex;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,13 +26,9 @@ public final class CacheWrites {
 
     private CacheWrites() {}
 
-    public static List<MethodCallExpr> fixedTtlInLoop(MethodInfo method) {
+    public static List<MethodCallExpr> fixedTtlInLoop(ProgramIndex index, MethodInfo method) {
         List<MethodCallExpr> out = new ArrayList<>();
-        Node body = method.body();
-        if (body == null) {
-            return out;
-        }
-        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : index.bodyNodes(method).calls()) {
             if (!WRITES.contains(call.getNameAsString()) || call.getArguments().size() < 2 || !isCacheClient(call)
                     || !inLoop(call)) {
                 continue;

@@ -55,6 +55,7 @@ public final class ProgramIndex {
     private final Map<CompilationUnit, FileContext> fileByUnit = new IdentityHashMap<>();
     private volatile boolean complete;
     private MethodMemo<List<MethodCallExpr>> ownCalls;
+    private MethodMemo<BodyNodes> bodyNodes;
     private final ConcurrentHashMap<SimpleNameKey, TypeRef> simpleNames =
             new ConcurrentHashMap<>();
 
@@ -85,6 +86,7 @@ public final class ProgramIndex {
         }
         index.complete = true;
         index.ownCalls = new MethodMemo<>(index);
+        index.bodyNodes = new MethodMemo<>(index);
         return index;
     }
 
@@ -281,14 +283,12 @@ public final class ProgramIndex {
      * inside it), in source order; found once, since several models and rules ask for them.
      */
     public List<MethodCallExpr> ownCalls(MethodInfo method) {
-        return ownCalls.get(method, m -> {
-            Node body = m.body();
-            if (body == null) {
-                return List.of();
-            }
-            return body.findAll(MethodCallExpr.class).stream()
-                    .filter(call -> isOwnCode(call, m)).toList();
-        });
+        return ownCalls.get(method, m -> bodyNodes(m).calls().stream().filter(call -> isOwnCode(call, m)).toList());
+    }
+
+    /** The calls, object creations, catch clauses, synchronized blocks and loops of a method body: one walk, kept. */
+    public BodyNodes bodyNodes(MethodInfo method) {
+        return bodyNodes.get(method, BodyNodes::of);
     }
 
     /** Project types that directly extend or implement {@code type}. */

@@ -12,6 +12,7 @@ import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.effects.EffectSummaries;
 import dev.racelint.analyzer.effects.Witness;
+import dev.racelint.analyzer.index.BodyNodes;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
@@ -92,7 +93,8 @@ public final class LockModel {
                     SourceLocations.of(file, method.nameNode(), "synchronized method " + method.displayName()),
                     "the monitor of synchronized " + method.displayName(), method.signature(), name, true, n -> true));
         }
-        for (SynchronizedStmt sync : body.findAll(SynchronizedStmt.class)) {
+        BodyNodes nodes = graph.index().bodyNodes(method);
+        for (SynchronizedStmt sync : nodes.synchronizedBlocks()) {
             if (graph.index().isOwnCode(sync, method)) {
                 Node block = sync.getBody();
                 Position begin = sync.getBegin().orElse(null);
@@ -106,14 +108,14 @@ public final class LockModel {
                         n -> TransactionModel.isWithin(n, block)));
             }
         }
-        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : nodes.calls()) {
             if (!LOCK_METHODS.contains(call.getNameAsString()) || call.getScope().isEmpty() || !isLock(call.getScope().get())
                     || !graph.index().isOwnCode(call, method)) {
                 continue;
             }
             String receiver = call.getScope().get().toString();
             Position start = call.getEnd().orElse(null);
-            Position end = unlockAfter(body, receiver, start);
+            Position end = unlockAfter(nodes.calls(), receiver, start);
             out.add(new LockScope(LockScope.Kind.LOCK, method, call,
                     SourceLocations.ofCall(file, call, receiver + "." + call.getNameAsString() + "()"),
                     receiver + "." + call.getNameAsString() + "()", receiver + "." + call.getNameAsString(),
@@ -328,9 +330,9 @@ public final class LockModel {
         return best;
     }
 
-    private static Position unlockAfter(Node body, String receiver, Position after) {
+    private static Position unlockAfter(List<MethodCallExpr> calls, String receiver, Position after) {
         Position best = null;
-        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : calls) {
             if (call.getNameAsString().equals("unlock") && call.getScope().map(Object::toString).orElse("").equals(receiver)) {
                 Position at = call.getBegin().orElse(null);
                 if (at != null && after != null && at.isAfter(after) && (best == null || at.isBefore(best))) {

@@ -98,11 +98,7 @@ public final class RetryFacts {
     /** {@code new ExponentialBackOffPolicy()} / {@code new FixedBackOffPolicy()} in the method. */
     public List<ObjectCreationExpr> fixedBackOffPolicies(MethodInfo method) {
         List<ObjectCreationExpr> out = new ArrayList<>();
-        Node body = method.body();
-        if (body == null) {
-            return out;
-        }
-        for (ObjectCreationExpr creation : body.findAll(ObjectCreationExpr.class)) {
+        for (ObjectCreationExpr creation : index.bodyNodes(method).creations()) {
             TypeRef type = index.resolveType(creation.getType(), creation);
             if (type.candidates().stream().anyMatch(FIXED_POLICIES::contains) && index.isOwnCode(creation, method)) {
                 out.add(creation);
@@ -119,12 +115,8 @@ public final class RetryFacts {
      */
     public List<MethodCallExpr> unjitteredSleepsInRetryLoops(MethodInfo method) {
         List<MethodCallExpr> out = new ArrayList<>();
-        Node body = method.body();
-        if (body == null) {
-            return out;
-        }
         List<Statement> unbounded = unboundedRetryLoops(method);
-        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : index.bodyNodes(method).calls()) {
             if (!call.getNameAsString().equals("sleep") || call.getArguments().isEmpty()
                     || !call.getScope().map(s -> s.toString().equals("Thread") || s.toString().contains("TimeUnit")).orElse(false)) {
                 continue;
@@ -193,11 +185,7 @@ public final class RetryFacts {
      */
     public List<Statement> unboundedRetryLoops(MethodInfo method) {
         List<Statement> out = new ArrayList<>();
-        Node body = method.body();
-        if (body == null) {
-            return out;
-        }
-        for (Statement loop : body.findAll(Statement.class, RetryFacts::isInfinite)) {
+        for (Statement loop : index.bodyNodes(method).loops().stream().filter(RetryFacts::isInfinite).toList()) {
             List<CatchClause> catches = loop.findAll(CatchClause.class, c -> !isInterruption(c));
             // A retry waits before trying again; a worker loop taking new work each turn does not.
             boolean waits = loop.findAll(MethodCallExpr.class).stream().anyMatch(c -> c.getNameAsString().equals("sleep"));
@@ -379,11 +367,7 @@ public final class RetryFacts {
                 }
             });
         }
-        Node body = method.body();
-        if (body == null) {
-            return out;
-        }
-        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : index.bodyNodes(method).calls()) {
             String name = call.getNameAsString();
             if ((name.equals("retryExceptions") || name.equals("handle") || name.equals("retryOnException"))
                     && index.isOwnCode(call, method)) {
@@ -394,7 +378,7 @@ public final class RetryFacts {
                 }
             }
         }
-        for (CatchClause c : body.findAll(CatchClause.class)) {
+        for (CatchClause c : index.bodyNodes(method).catches()) {
             Statement loop = enclosingLoop(c);
             if (loop == null || loop instanceof ForEachStmt || !index.isOwnCode(c, method) || alwaysLeaves(c.getBody())
                     || !(c.getParentNode().orElse(null) instanceof TryStmt t)) {

@@ -87,7 +87,7 @@ public final class MethodContext {
 
     /** Cache writes in a loop that give every key the same fixed expiry. */
     public List<com.github.javaparser.ast.expr.MethodCallExpr> fixedTtlCacheWritesInLoops() {
-        return dev.racelint.analyzer.handlers.CacheWrites.fixedTtlInLoop(method);
+        return dev.racelint.analyzer.handlers.CacheWrites.fixedTtlInLoop(transactions.graph().index(), method);
     }
 
     /** What this method reaches through calls on its own thread. */
@@ -141,6 +141,11 @@ public final class MethodContext {
 
     public MethodInfo method() {
         return method;
+    }
+
+    /** The calls, object creations, catch clauses, synchronized blocks and loops of this method's body. */
+    public dev.racelint.analyzer.index.BodyNodes bodyNodes() {
+        return transactions.graph().index().bodyNodes(method);
     }
 
     /** Transaction scopes that begin in this method (annotated, callback, JDBC). */

@@ -8,7 +8,7 @@ import com.github.javaparser.ast.stmt.DoStmt;
 import com.github.javaparser.ast.stmt.ForEachStmt;
 import com.github.javaparser.ast.stmt.ForStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
-import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.index.BodyNodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -26,13 +26,9 @@ public final class RetryCatches {
     private RetryCatches() {}
 
     /** Catch clauses in {@code method}'s own code that catch a retryable database failure inside a loop. */
-    public static List<CatchClause> inLoops(MethodInfo method) {
+    public static List<CatchClause> inLoops(BodyNodes body) {
         List<CatchClause> out = new ArrayList<>();
-        Node body = method.body();
-        if (body == null) {
-            return out;
-        }
-        for (CatchClause c : body.findAll(CatchClause.class)) {
+        for (CatchClause c : body.catches()) {
             if (catchesRetryable(c) && insideLoop(c)) {
                 out.add(c);
             }

@@ -26,10 +26,14 @@ class TreePackTest {
     private record Parse(List<ParsedFile> files, int parsed) {}
 
     private Parse parse(List<Path> files) throws IOException {
+        return parse(files, temp.resolve("src"));
+    }
+
+    private Parse parse(List<Path> files, Path root) throws IOException {
         ScanCache cache = new ScanCache(temp.resolve("cache"));
         CacheKey.Inputs inputs = CacheKey.inputs(files, 2).orElseThrow();
         List<SourceFile> sources = files.stream().map(f -> new SourceFile(f, 0)).toList();
-        try (TreePack pack = TreePack.open(cache, inputs).orElseThrow()) {
+        try (TreePack pack = TreePack.open(cache, root, inputs).orElseThrow()) {
             AtomicInteger parsed = new AtomicInteger();
             TreeStore counting = new TreeStore() {
                 @Override
@@ -110,9 +114,21 @@ class TreePackTest {
         assertThat(parse(files).parsed()).as("nothing read from a truncated pack").isEqualTo(3);
         assertThat(parse(files).parsed()).as("rewritten").isZero();
 
-        Files.writeString(temp.resolve("cache/v" + CacheKey.FORMAT + "/trees-0000000000000000.bin"), "older racelint");
+        String name = pack.getFileName().toString();
+        Path older = pack.resolveSibling(name.substring(0, name.lastIndexOf('-') + 1) + "0000000000000000.bin");
+        Files.writeString(older, "older racelint");
         parse(files.subList(0, 1));
-        assertThat(packs()).as("packs of other versions are deleted on write").containsExactly(pack);
+        assertThat(packs()).as("this root's packs of other versions are deleted on write").containsExactly(pack);
+    }
+
+    @Test
+    void anotherRootHasItsOwnPack() throws IOException {
+        List<Path> files = write(3);
+        parse(files);
+        Path other = temp.resolve("other-root");
+        assertThat(parse(files, other).parsed()).as("nothing read from another root's pack").isEqualTo(3);
+        assertThat(packs()).hasSize(2);
+        assertThat(parse(files).parsed()).as("the first root's pack is still there").isZero();
     }
 
     @Test
