@@ -17,6 +17,7 @@ public final class FileContext {
     private final List<String> onDemandImports = new ArrayList<>();
     private final Map<String, String> staticMemberImports = new HashMap<>();
     private final List<String> staticOnDemandImports = new ArrayList<>();
+    private boolean declaresPatternVariables = true;
 
     public FileContext(Path path, CompilationUnit unit) {
         this.path = path;
@@ -70,5 +71,14 @@ public final class FileContext {
 
     public List<String> staticOnDemandImports() {
         return staticOnDemandImports;
+    }
+
+    /** Whether the file may declare a pattern variable ({@code x instanceof Foo f}); true unless indexed without one. */
+    public boolean declaresPatternVariables() {
+        return declaresPatternVariables;
+    }
+
+    void noPatternVariables() {
+        declaresPatternVariables = false;
     }
 }

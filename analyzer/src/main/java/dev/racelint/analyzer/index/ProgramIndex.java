@@ -12,6 +12,7 @@ import com.github.javaparser.ast.body.RecordDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.TypePatternExpr;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import com.github.javaparser.ast.type.Type;
 import dev.racelint.analyzer.parse.ParsedFile;
@@ -92,25 +93,33 @@ public final class ProgramIndex {
 
     /** The declarations of one file, each kind in source order, found by one walk of its tree. */
     private record DeclarationNodes(List<TypeDeclaration<?>> types, List<ObjectCreationExpr> anonymousClasses,
-            List<EnumConstantDeclaration> enumConstants) {
+            List<EnumConstantDeclaration> enumConstants, boolean patternVariables) {
 
         static DeclarationNodes of(CompilationUnit unit) {
-            DeclarationNodes found = new DeclarationNodes(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            List<TypeDeclaration<?>> types = new ArrayList<>();
+            List<ObjectCreationExpr> anonymousClasses = new ArrayList<>();
+            List<EnumConstantDeclaration> enumConstants = new ArrayList<>();
+            boolean[] patternVariables = {false};
             unit.walk(node -> {
                 if (node instanceof TypeDeclaration<?> t) {
-                    found.types.add(t);
+                    types.add(t);
                 } else if (node instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()) {
-                    found.anonymousClasses.add(o);
+                    anonymousClasses.add(o);
                 } else if (node instanceof EnumConstantDeclaration e) {
-                    found.enumConstants.add(e);
+                    enumConstants.add(e);
+                } else if (node instanceof TypePatternExpr) {
+                    patternVariables[0] = true;
                 }
             });
-            return found;
+            return new DeclarationNodes(types, anonymousClasses, enumConstants, patternVariables[0]);
         }
     }
 
     private void addFile(ParsedFile parsed, DeclarationNodes found) {
         FileContext file = new FileContext(parsed.path(), parsed.unit());
+        if (!found.patternVariables()) {
+            file.noPatternVariables();
+        }
         files.add(file);
         fileByUnit.put(parsed.unit(), file);
         List<TypeDeclaration<?>> typeDeclarations = found.types();

@@ -77,6 +77,11 @@ public final class DbOpClassifier {
     private final SqlFacts.Source sql;
     private final MyBatisXml xml;
     private final NodeMemo<Optional<DbOp>> memo;
+    /** Per repository type: the entity of its Spring Data super-interface (empty when it has none). */
+    private final java.util.concurrent.ConcurrentHashMap<TypeInfo, Optional<TypeRef>> repositoryEntities =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per declared method: the SQL its annotation or mapper XML gives it, if it declares any. */
+    private final dev.racelint.analyzer.index.MethodMemo<DeclaredSql> declaredSql;
 
     public DbOpClassifier(ProgramIndex index, CallResolver resolver, EntityModel entities, SqlFacts.Source sql,
             MyBatisXml xml) {
@@ -88,6 +93,7 @@ public final class DbOpClassifier {
         this.sql = sql;
         this.xml = xml;
         this.memo = new NodeMemo<>(NodeMemo.EXPECTED_PER_METHOD * index.methods().size());
+        this.declaredSql = new dev.racelint.analyzer.index.MethodMemo<>(index);
     }
 
     public EntityModel entities() {
@@ -367,7 +373,12 @@ public final class DbOpClassifier {
     }
 
     /** The entity type argument of a Spring Data repository interface, or null when not one. */
+    /** Asked at every call on a project type: a function of the type, so worked out once per type. */
     private TypeRef repositoryEntity(TypeInfo repo) {
+        return repositoryEntities.computeIfAbsent(repo, r -> Optional.ofNullable(computeRepositoryEntity(r))).orElse(null);
+    }
+
+    private TypeRef computeRepositoryEntity(TypeInfo repo) {
         java.util.ArrayDeque<TypeInfo> work = new java.util.ArrayDeque<>(List.of(repo));
         Set<TypeInfo> seen = new java.util.HashSet<>();
         while (!work.isEmpty()) {
@@ -416,24 +427,35 @@ public final class DbOpClassifier {
     private DbOp declaredSql(MethodCallExpr call, TypeInfo type, String name) {
         List<MethodInfo> declared = index.findMethods(type, name, call.getArguments().size());
         for (MethodInfo m : declared) {
-            if (!(m.declaration() instanceof MethodDeclaration decl)) {
-                continue;
-            }
-            for (Set<String> kind : List.of(MYBATIS_SELECT, MYBATIS_INSERT, MYBATIS_UPDATE, MYBATIS_DELETE, JDBI_QUERY, JDBI_UPDATE)) {
-                Optional<AnnotationExpr> a = annotations.find(decl, kind);
-                if (a.isPresent()) {
-                    Optional<Expression> value = Annotations.attribute(a.get(), "value");
-                    SqlFacts facts = value.flatMap(v -> sql.of(v, false)).orElse(null);
-                    return facts == null ? null : fromSql(call, call, facts, type.simpleName() + "." + name, List.of(), -1);
-                }
-            }
-            Optional<String> xmlSql = xml.statement(m.declaringType().qualifiedName(), name);
-            if (xmlSql.isPresent()) {
-                SqlFacts facts = sql.ofText(xmlSql.get(), false).orElse(null);
-                return facts == null ? null : fromSql(call, call, facts, type.simpleName() + "." + name, List.of(), -1);
+            DeclaredSql found = declaredSql.get(m, this::computeDeclaredSql);
+            if (found.declares()) {
+                return found.facts() == null ? null : fromSql(call, call, found.facts(), type.simpleName() + "." + name, List.of(), -1);
             }
         }
         return null;
+    }
+
+    /** Whether a method declares its SQL (a MyBatis or JDBI annotation, a mapper XML statement), and the SQL read. */
+    private record DeclaredSql(boolean declares, SqlFacts facts) {
+        static final DeclaredSql NONE = new DeclaredSql(false, null);
+    }
+
+    private DeclaredSql computeDeclaredSql(MethodInfo m) {
+        if (!(m.declaration() instanceof MethodDeclaration decl)) {
+            return DeclaredSql.NONE;
+        }
+        for (Set<String> kind : List.of(MYBATIS_SELECT, MYBATIS_INSERT, MYBATIS_UPDATE, MYBATIS_DELETE, JDBI_QUERY, JDBI_UPDATE)) {
+            Optional<AnnotationExpr> a = annotations.find(decl, kind);
+            if (a.isPresent()) {
+                Optional<Expression> value = Annotations.attribute(a.get(), "value");
+                return new DeclaredSql(true, value.flatMap(v -> sql.of(v, false)).orElse(null));
+            }
+        }
+        Optional<String> xmlSql = xml.statement(m.declaringType().qualifiedName(), m.name());
+        if (xmlSql.isPresent()) {
+            return new DeclaredSql(true, sql.ofText(xmlSql.get(), false).orElse(null));
+        }
+        return DeclaredSql.NONE;
     }
 
     /** MyBatis Generator's conventional mapper methods, on an interface named *Mapper or annotated @Mapper. */

@@ -108,7 +108,8 @@ public final class ExpressionTyper {
     }
 
     private Typed typeOfName(String name, Node use) {
-        LocalVariables.Local local = LocalVariables.find(name, use);
+        FileContext file = index.fileOf(use);
+        LocalVariables.Local local = LocalVariables.find(name, use, file == null || file.declaresPatternVariables());
         if (local != null) {
             if (local.type().isUnknownType() && local.declaration() instanceof com.github.javaparser.ast.body.Parameter p
                     && p.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.LambdaExpr lambda) {
@@ -125,7 +126,6 @@ public final class ExpressionTyper {
                 return declared(field.type(), field.owner().declaration());
             }
         }
-        FileContext file = index.fileOf(use);
         if (file != null) {
             String staticOwner = file.staticMemberImport(name);
             if (staticOwner != null) {

@@ -36,10 +36,19 @@ public final class LocalVariables {
     }
 
     static Local find(String name, Node use) {
+        return find(name, use, true);
+    }
+
+    /**
+     * @param patternVariables false when the file declares no pattern variable ({@code x instanceof Foo f}):
+     *                         then the enclosing conditions need not be searched for one, which is most of
+     *                         the cost of a look-up
+     */
+    static Local find(String name, Node use, boolean patternVariables) {
         Node child = use;
         Node parent = use.getParentNode().orElse(null);
         while (parent != null) {
-            Local found = inScope(name, parent, child);
+            Local found = inScope(name, parent, child, patternVariables);
             if (found != null) {
                 return found;
             }
@@ -52,7 +61,7 @@ public final class LocalVariables {
         return null;
     }
 
-    private static Local inScope(String name, Node scope, Node child) {
+    private static Local inScope(String name, Node scope, Node child, boolean patternVariables) {
         if (scope instanceof BlockStmt block) {
             return declaredBefore(name, block.getStatements(), child);
         }
@@ -97,6 +106,9 @@ public final class LocalVariables {
                     return new Local(p.getType(), null, p);
                 }
             }
+        }
+        if (!patternVariables) {
+            return null;
         }
         // Pattern variables ("x instanceof Foo f") in an enclosing condition.
         for (Node sibling : scope.getChildNodes()) {
