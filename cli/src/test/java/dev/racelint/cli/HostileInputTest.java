@@ -142,9 +142,13 @@ class HostileInputTest {
 
     @Test
     void outputIsTheSameWithOneOrTwoThreadsAndNamesNoMachinePath() {
-        String sarif1 = Cli.run("scan", dir.toString(), "--format", "sarif", "--fail-on", "none", "--threads", "1").out();
-        String sarif2 = Cli.run("scan", dir.toString(), "--format", "sarif", "--fail-on", "none", "--threads", "2").out();
-        String json2 = Cli.run("scan", dir.toString(), "--format", "json", "--fail-on", "none", "--threads", "2").out();
+        // without the cache, so that each of these scans analyses
+        String sarif1 = Cli.run("scan", dir.toString(), "--format", "sarif", "--fail-on", "none", "--threads", "1",
+                "--no-cache").out();
+        String sarif2 = Cli.run("scan", dir.toString(), "--format", "sarif", "--fail-on", "none", "--threads", "2",
+                "--no-cache").out();
+        String json2 = Cli.run("scan", dir.toString(), "--format", "json", "--fail-on", "none", "--threads", "2",
+                "--no-cache").out();
         assertThat(sarif2).isEqualTo(sarif1);
         assertThat(json2).isEqualTo(json.out());
         SarifAssertions.assertValidForGitHub(sarif1);
@@ -152,5 +156,30 @@ class HostileInputTest {
         assertThat(sarif1).doesNotContain(machine).doesNotContain("file:/");
         assertThat(json.out()).doesNotContain(machine);
         assertThat(sarif1 + json.out()).doesNotContain(System.getProperty("user.home"));
+    }
+
+    @Test
+    void aReScanAfterAnEditReadsTheOtherTreesAndReportsWhatAColdScanReports(@TempDir Path copy) throws IOException {
+        // a copy, so that the edit does not reach the other tests; links are left out of it
+        try (var files = Files.walk(dir)) {
+            for (Path file : files.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && !f.toString().contains(".racelint")).toList()) {
+                Path target = copy.resolve(dir.relativize(file).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(file, target);
+            }
+        }
+        Path cache = copy.resolve("cache");
+        Cli.run("scan", copy.toString(), "--format", "json", "--fail-on", "none", "--cache-dir", cache.toString());
+        Path edited = copy.resolve("src/main/java/demo/LongLineService.java");
+        Files.writeString(edited, "// moved down a line\n" + Files.readString(edited, StandardCharsets.UTF_8),
+                StandardCharsets.UTF_8);
+        Cli.Run again = Cli.run("scan", copy.toString(), "--format", "json", "--fail-on", "none", "--cache-dir",
+                cache.toString());
+        Cli.Run cold = Cli.run("scan", copy.toString(), "--format", "json", "--fail-on", "none", "--no-cache");
+        assertThat(again.err()).as("the parsed files' trees were kept; the skipped ones have none")
+                .containsPattern("racelint: \\d+ of \\d+ files unchanged since the last scan");
+        assertThat(again.out()).isEqualTo(cold.out());
+        assertThat(JSON.readTree(again.out()).path("findings").toString()).contains("LongLineService.java");
     }
 }
