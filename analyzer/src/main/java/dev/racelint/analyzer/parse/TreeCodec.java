@@ -375,6 +375,9 @@ public final class TreeCodec {
             if (size < 0) {
                 return null;
             }
+            if (size > end - position) {
+                throw new IllegalArgumentException("malformed list size");
+            }
             NodeList<Node> list = new NodeList<>();
             for (int i = 0; i < size; i++) {
                 list.add(node());
@@ -385,6 +388,10 @@ public final class TreeCodec {
         /** Children and parents as the parser left them, where construction ordered them otherwise. */
         private void restoreChildren(Node node) {
             int count = uint();
+            if (count < 0 || count > end - position) {
+                // each child takes at least a byte: a count beyond the entry is damage, not a tree
+                throw new IllegalArgumentException("malformed child count");
+            }
             Node[] recorded = new Node[count];
             for (int i = 0; i < count; i++) {
                 recorded[i] = nodes.get(uint());

@@ -189,6 +189,25 @@ class TreeCodecTest {
     }
 
     @Test
+    void anyDamageIsAnExceptionNeverAnError() throws Exception {
+        // an entry is checked against its CRC before it is read, but the reader must hold even when
+        // that check is passed by bytes it did not write: no OutOfMemoryError from a size, no hang
+        byte[] good = TreeCodec.encode(parse(EVERYTHING));
+        java.util.Random random = new java.util.Random(8);
+        for (int round = 0; round < 3000; round++) {
+            byte[] bad = good.clone();
+            for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
+                bad[random.nextInt(bad.length)] = (byte) random.nextInt(256);
+            }
+            try {
+                TreeCodec.decode(bad, 0, bad.length, Path.of("A.java"));
+            } catch (RuntimeException expected) {
+                // refused: the file would be parsed instead
+            }
+        }
+    }
+
+    @Test
     void everySourceOfThisModuleReadsBackAsParsed() throws Exception {
         // the analyzer's own sources: thousands of lines of real code, parsed the way a scan parses
         List<SourceFile> sources;
