@@ -64,6 +64,8 @@ public final class TreePack implements TreeStore, Closeable {
     private Path temp;
     private FileChannel out;
     private IOException failure;
+    /** Set by {@link #close()}: a parser worker given up as too slow may still offer its tree afterwards. */
+    private boolean closed;
 
     private TreePack(ScanCache cache, String rootPrefix, String identity, CacheKey.Inputs inputs,
             FileChannel previous, Map<String, long[]> previousIndex) {
@@ -176,7 +178,7 @@ public final class TreePack implements TreeStore, Closeable {
             return;
         }
         synchronized (this) {
-            if (failure != null || written.containsKey(digest)) {
+            if (closed || failure != null || written.containsKey(digest)) {
                 return;
             }
             try {
@@ -238,6 +240,7 @@ public final class TreePack implements TreeStore, Closeable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         closeQuietly(previous);
         closeQuietly(out);
         if (temp != null) {

@@ -132,6 +132,23 @@ class TreePackTest {
     }
 
     @Test
+    void aTreeOfferedAfterCloseLeavesNothingBehind() throws IOException {
+        // a parser worker given up as too slow finishes on its own, after the scan has closed the pack
+        List<Path> files = write(1);
+        parse(files);
+        Files.writeString(files.get(0), "class C0 { void f() { g(9); } }\n", StandardCharsets.UTF_8);
+        CacheKey.Inputs inputs = CacheKey.inputs(files, 1).orElseThrow();
+        SourceFile source = new SourceFile(files.get(0), 0);
+        ParsedFile tree = new JavaSourceParser(1).parseAll(List.of(source), n -> {}).files().get(0);
+        TreePack pack = TreePack.open(new ScanCache(temp.resolve("cache")), temp.resolve("src"), inputs).orElseThrow();
+        pack.close();
+        pack.save(source, tree);
+        try (Stream<Path> list = Files.list(temp.resolve("cache/v" + CacheKey.FORMAT))) {
+            assertThat(list.map(p -> p.getFileName().toString())).noneMatch(name -> name.endsWith(".tmp"));
+        }
+    }
+
+    @Test
     void identicalFilesShareOneEntry() throws IOException {
         List<Path> files = write(2);
         Files.writeString(files.get(1), Files.readString(files.get(0)));
