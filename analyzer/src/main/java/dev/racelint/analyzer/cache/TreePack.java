@@ -262,12 +262,21 @@ public final class TreePack implements TreeStore, Closeable {
         return out;
     }
 
-    /** This root's packs of other racelint or JavaParser versions: never read again by this one. */
+    /**
+     * This root's packs of other racelint or JavaParser versions (never read again by this one), and
+     * temporary packs over an hour old (left by a scan that was killed while writing).
+     */
     private void deleteOtherPacks() throws IOException {
+        long anHourAgo = System.currentTimeMillis() - 3_600_000L;
         try (Stream<Path> list = Files.list(entries)) {
-            for (Path other : list.filter(p -> p.getFileName().toString().startsWith(rootPrefix)
-                    && p.getFileName().toString().endsWith(".bin") && !p.equals(file)).toList()) {
-                Files.deleteIfExists(other);
+            for (Path other : list.toList()) {
+                String name = other.getFileName().toString();
+                boolean olderPack = name.startsWith(rootPrefix) && name.endsWith(".bin") && !other.equals(file);
+                boolean strayTemp = name.startsWith("trees") && name.endsWith(".tmp")
+                        && Files.getLastModifiedTime(other).toMillis() < anHourAgo;
+                if (olderPack || strayTemp) {
+                    Files.deleteIfExists(other);
+                }
             }
         }
     }

@@ -117,8 +117,14 @@ class TreePackTest {
         String name = pack.getFileName().toString();
         Path older = pack.resolveSibling(name.substring(0, name.lastIndexOf('-') + 1) + "0000000000000000.bin");
         Files.writeString(older, "older racelint");
+        Path killed = pack.resolveSibling("trees123.tmp");
+        Files.writeString(killed, "half a pack");
+        Files.setLastModifiedTime(killed, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 7_200_000L));
+        Path writing = pack.resolveSibling("trees456.tmp");
+        Files.writeString(writing, "another scan writing now");
         parse(files.subList(0, 1));
-        assertThat(packs()).as("this root's packs of other versions are deleted on write").containsExactly(pack);
+        assertThat(packs()).as("this root's packs of other versions and stale temporary packs are deleted on write")
+                .containsExactlyInAnyOrder(pack, writing);
     }
 
     @Test
