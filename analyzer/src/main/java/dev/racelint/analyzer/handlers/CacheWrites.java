@@ -5,10 +5,7 @@ import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
-import com.github.javaparser.ast.stmt.DoStmt;
-import com.github.javaparser.ast.stmt.ForEachStmt;
-import com.github.javaparser.ast.stmt.ForStmt;
-import com.github.javaparser.ast.stmt.WhileStmt;
+import dev.racelint.analyzer.index.BodyNodes;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import java.util.ArrayList;
@@ -83,7 +80,7 @@ public final class CacheWrites {
     private static boolean inLoop(Node node) {
         for (Node n = node.getParentNode().orElse(null); n != null && !(n instanceof CallableDeclaration<?>);
                 n = n.getParentNode().orElse(null)) {
-            if (n instanceof ForStmt || n instanceof ForEachStmt || n instanceof WhileStmt || n instanceof DoStmt) {
+            if (BodyNodes.isLoop(n)) {
                 return true;
             }
             if (n instanceof LambdaExpr && n.getParentNode().orElse(null) instanceof MethodCallExpr call

@@ -44,12 +44,16 @@ public record BodyNodes(List<MethodCallExpr> calls, List<ObjectCreationExpr> cre
                 catches.add(clause);
             } else if (node instanceof SynchronizedStmt sync) {
                 synchronizedBlocks.add(sync);
-            } else if (node instanceof ForStmt || node instanceof ForEachStmt || node instanceof WhileStmt
-                    || node instanceof DoStmt) {
+            } else if (isLoop(node)) {
                 loops.add((Statement) node);
             }
         });
         return new BodyNodes(List.copyOf(calls), List.copyOf(creations), List.copyOf(catches),
                 List.copyOf(synchronizedBlocks), List.copyOf(loops));
+    }
+
+    /** A for, enhanced-for, while or do statement. */
+    public static boolean isLoop(Node node) {
+        return node instanceof ForStmt || node instanceof ForEachStmt || node instanceof WhileStmt || node instanceof DoStmt;
     }
 }

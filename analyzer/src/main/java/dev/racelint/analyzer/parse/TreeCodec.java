@@ -101,7 +101,7 @@ public final class TreeCodec {
         return out.bytes();
     }
 
-    /** The file {@code bytes} were made from, at {@code path}; compacted like a freshly parsed tree. */
+    /** The file {@code bytes} were made from, at {@code path}; compacted like a freshly parsed tree, node by node. */
     public static ParsedFile decode(byte[] bytes, int offset, int length, Path path) {
         Reader in = new Reader(bytes, offset, length);
         boolean mentionsRacelint = in.bool();
@@ -118,7 +118,6 @@ public final class TreeCodec {
         if (separator > 0) {
             unit.setData(Node.LINE_SEPARATOR_KEY, SEPARATORS[separator - 1]);
         }
-        TreeCompactor.compact(unit);
         return new ParsedFile(path, unit, comments, mentionsRacelint);
     }
 
@@ -367,6 +366,8 @@ public final class TreeCodec {
             node.setRange(range);
             nodes.add(node);
             restoreChildren(node);
+            // compacted as it is finished, children first, rather than by a walk of the whole tree
+            TreeCompactor.compactBuilt(node);
             return node;
         }
 

@@ -72,6 +72,16 @@ public final class TreeCompactor {
         });
     }
 
+    /**
+     * Compacts one node whose subtree is complete (a reader building a tree bottom-up), without the
+     * walk; the node must not be added to afterwards, only given a parent.
+     */
+    static void compactBuilt(Node node) {
+        if (AVAILABLE) {
+            compactNode(node);
+        }
+    }
+
     private static void compactNode(Node node) {
         try {
             // setIdentifier keeps an equal string, so the field is set directly

@@ -4,10 +4,6 @@ import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.stmt.CatchClause;
-import com.github.javaparser.ast.stmt.DoStmt;
-import com.github.javaparser.ast.stmt.ForEachStmt;
-import com.github.javaparser.ast.stmt.ForStmt;
-import com.github.javaparser.ast.stmt.WhileStmt;
 import dev.racelint.analyzer.index.BodyNodes;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +21,7 @@ public final class RetryCatches {
 
     private RetryCatches() {}
 
-    /** Catch clauses in {@code method}'s own code that catch a retryable database failure inside a loop. */
+    /** Catch clauses of a method body that catch a retryable database failure inside a loop. */
     public static List<CatchClause> inLoops(BodyNodes body) {
         List<CatchClause> out = new ArrayList<>();
         for (CatchClause c : body.catches()) {
@@ -44,7 +40,7 @@ public final class RetryCatches {
         for (Node n = node.getParentNode().orElse(null); n != null && !(n instanceof CallableDeclaration<?>)
                 && !(n instanceof LambdaExpr && !(n.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.MethodCallExpr));
                 n = n.getParentNode().orElse(null)) {
-            if (n instanceof ForStmt || n instanceof WhileStmt || n instanceof DoStmt || n instanceof ForEachStmt) {
+            if (BodyNodes.isLoop(n)) {
                 return true;
             }
         }

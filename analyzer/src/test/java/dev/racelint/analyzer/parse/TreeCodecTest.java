@@ -142,6 +142,17 @@ class TreeCodecTest {
     }
 
     @Test
+    void theTreeReadBackIsCompactedAndItsIdentifiersInterned() throws Exception {
+        ParsedFile back = roundTrip(parse(EVERYTHING));
+        com.github.javaparser.ast.expr.SimpleName leaf = back.unit().findAll(com.github.javaparser.ast.expr.SimpleName.class)
+                .get(0);
+        assertThat(leaf.getChildNodes()).isEmpty();
+        assertThatThrownBy(() -> new com.github.javaparser.ast.expr.NameExpr("x").setParentNode(leaf))
+                .as("an empty child list is the shared refusing one").isInstanceOf(UnsupportedOperationException.class);
+        assertThat(leaf.getIdentifier()).isSameAs(leaf.getIdentifier().intern());
+    }
+
+    @Test
     void keepsTheSharedTypeOfAPatternWhereTheParserPutsIt() throws Exception {
         ParsedFile original = parse("class A { boolean f(Object o) { return o instanceof String s; } }");
         ParsedFile back = roundTrip(original);
