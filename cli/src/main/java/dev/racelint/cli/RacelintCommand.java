@@ -1,5 +1,6 @@
 package dev.racelint.cli;
 
+import dev.racelint.analyzer.RootLocale;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -88,6 +89,7 @@ public final class RacelintCommand implements Callable<Integer> {
     private static byte[] outOfMemoryReserve;
 
     public static void main(String[] args) {
+        RootLocale.forProcess();
         outOfMemoryReserve = new byte[16 * 1024 * 1024];
         String outOfMemory = outOfMemoryMessage(Runtime.getRuntime().maxMemory());
         int code;

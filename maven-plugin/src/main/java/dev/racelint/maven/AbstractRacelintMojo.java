@@ -1,5 +1,6 @@
 package dev.racelint.maven;
 
+import dev.racelint.analyzer.RootLocale;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.finding.Diagnostic;
@@ -130,6 +131,12 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
 
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {
+        try (RootLocale ignored = RootLocale.enter()) {
+            executeInRootLocale();
+        }
+    }
+
+    private void executeInRootLocale() throws MojoExecutionException, MojoFailureException {
         if (skip) {
             getLog().info("racelint: skipped (racelint.skip=true)");
             return;
