@@ -32,9 +32,15 @@ import java.util.Set;
  * ({@code path:line:col: warning [code] message}, {@code path: warning [code] message} without a
  * line, {@code racelint: warning [code] message} without a file); then a summary line. Paths are
  * relative to the source root and {@code /}-separated. The source excerpt is the primary line as
- * written; the marker line keeps the line's tabs so the caret sits under the region's start,
+ * written, cut to {@value ReportText#MAX_LINE_CHARS} characters around the region's start when
+ * longer; the marker line keeps the line's tabs so the caret sits under the region's start,
  * with {@code ~} up to its end on one-line regions. Related locations that are already a step of
  * the path are not repeated. Lines end with {@code \n} on every platform.
+ *
+ * <p>Every string from the scanned tree (paths, messages, labels, the source line, fixes,
+ * diagnostics) passes through {@link ReportText}: control, bidi and separator characters are
+ * shown as {@code \}{@code u001b}-style escapes, so the only escape sequences the terminal sees
+ * are racelint's own colours.
  */
 public final class TextReportWriter implements ReportWriter {
 
