@@ -3,6 +3,7 @@ package dev.racelint.cli;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.report.ReportPaths;
+import dev.racelint.analyzer.report.ReportText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,7 +70,9 @@ final class FrameworkFixes {
         CodeLocation at = finding.primary();
         String where = ReportPaths.display(root.toAbsolutePath().normalize(), at.file())
                 + (at.region() == null ? "" : ":" + at.region().startLine());
-        text.append(where).append(": [").append(finding.ruleId()).append("] ").append(finding.message().plain()).append("\n\n");
+        // the finding's place and words come from the scanned tree: shown escaped on the terminal
+        text.append(ReportText.terminal(where)).append(": [").append(finding.ruleId()).append("] ")
+                .append(ReportText.terminal(finding.message().plain())).append("\n\n");
 
         Set<String> seen = new LinkedHashSet<>();
         Set<String> titleWords = new LinkedHashSet<>();
@@ -93,7 +96,7 @@ final class FrameworkFixes {
         } else {
             text.append("How to fix it:\n\n").append(section(help, "## How to fix it")).append('\n');
         }
-        text.append("\nFix in one line: ").append(finding.fix()).append('\n');
+        text.append("\nFix in one line: ").append(ReportText.terminal(finding.fix())).append('\n');
         text.append("The whole rule page: racelint explain ").append(finding.ruleId()).append('\n');
         return text.toString();
     }

@@ -1,6 +1,7 @@
 package dev.racelint.cli;
 
 import dev.racelint.analyzer.RootLocale;
+import dev.racelint.analyzer.report.ReportText;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -106,7 +107,7 @@ public final class RacelintCommand implements Callable<Integer> {
             System.err.println(outOfMemory);
             code = ExitCodes.INTERNAL_ERROR;
         } catch (Throwable e) {
-            System.err.println("racelint: internal error: " + e);
+            System.err.println(ReportText.terminal("racelint: internal error: " + e));
             if (debugRequested(args)) {
                 e.printStackTrace();
             }
@@ -137,7 +138,8 @@ public final class RacelintCommand implements Callable<Integer> {
     private static int handleUsageError(ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println("racelint: " + firstLine(ex.getMessage()));
+        // the message may echo racelint.yml's keys and values, or a path: text from the scanned tree
+        err.println("racelint: " + ReportText.terminal(firstLine(ex.getMessage())));
         UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
@@ -149,11 +151,11 @@ public final class RacelintCommand implements Callable<Integer> {
         boolean debug = debugRequested(parseResult);
         if (ex instanceof ScanCommand.OutputException) {
             // Not a bug, but not a usage error either: the report could not be written.
-            err.println("racelint: " + ex.getMessage());
+            err.println("racelint: " + ReportText.terminal(ex.getMessage()));
         } else {
             String message = ex.getMessage() == null ? ex.getClass().getName()
                     : ex.getClass().getSimpleName() + ": " + firstLine(ex.getMessage());
-            err.println("racelint: internal error: " + message);
+            err.println("racelint: internal error: " + ReportText.terminal(message));
             if (!debug) {
                 err.println("racelint: run again with --debug for the stack trace.");
             }

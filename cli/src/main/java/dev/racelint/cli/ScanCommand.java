@@ -12,6 +12,8 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.report.AtomicReplace;
 import dev.racelint.analyzer.report.FileSourceLines;
 import dev.racelint.analyzer.report.JsonReportWriter;
+import dev.racelint.analyzer.report.ReportPaths;
+import dev.racelint.analyzer.report.ReportText;
 import dev.racelint.analyzer.report.ReportWriter;
 import dev.racelint.analyzer.report.SarifReportWriter;
 import dev.racelint.analyzer.report.ScanReport;
@@ -177,16 +179,16 @@ final class ScanCommand implements Callable<Integer> {
             result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config)).analyze(options, listener);
         }
         if (result.fromCache()) {
-            err.println("racelint: no file, option or racelint changed since the last scan: results from "
-                    + options.cacheDirectory() + " (--no-cache to analyse again).");
+            note(err, "racelint: no file, option or racelint changed since the last scan: results from "
+                    + shown(result.sourceRoot(), options.cacheDirectory()) + " (--no-cache to analyse again).");
         } else if (result.treesFromCache() > 0) {
-            err.println("racelint: " + result.treesFromCache() + " of " + result.filesAnalysed()
-                    + " files unchanged since the last scan: their syntax trees read from " + options.cacheDirectory()
-                    + ", the others parsed.");
+            note(err, "racelint: " + result.treesFromCache() + " of " + result.filesAnalysed()
+                    + " files unchanged since the last scan: their syntax trees read from "
+                    + shown(result.sourceRoot(), options.cacheDirectory()) + ", the others parsed.");
         }
         if (config != null) {
             result = config.applyLevels(result);
-            err.println("racelint: " + config.describe(result.sourceRoot()));
+            note(err, "racelint: " + config.describe(result.sourceRoot()));
         }
 
         Review review = Review.of(result, loadedBaseline, changes, includeSuppressed);
@@ -205,7 +207,8 @@ final class ScanCommand implements Callable<Integer> {
             out.flush();
         } else {
             writeAtomically(target, w -> writer.write(report, w));
-            err.println("racelint: " + TextReportWriter.summary(report) + " Report written to " + output + ".");
+            err.println(ReportText.terminal("racelint: " + TextReportWriter.summary(report) + " Report written to "
+                    + output + "."));
         }
         long end = System.nanoTime();
 
@@ -214,6 +217,17 @@ final class ScanCommand implements Callable<Integer> {
         }
         err.flush();
         return exitCode(review.findings());
+    }
+
+    /** A line about the scan on stderr, control and bidi characters from the tree (folder names) shown escaped. */
+    private static void note(PrintWriter err, String line) {
+        err.println(ReportText.terminal(line));
+    }
+
+    /** A folder relative to the source root when it is inside it (the default cache); else as the user gave it. */
+    private static String shown(Path root, Path folder) {
+        return ReportPaths.relative(root, folder).filter(p -> !p.isEmpty() && !p.equals("..") && !p.startsWith("../"))
+                .orElse(folder.toString());
     }
 
     private int exitCode(List<Finding> findings) {

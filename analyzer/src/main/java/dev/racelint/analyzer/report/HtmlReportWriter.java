@@ -56,8 +56,8 @@ public final class HtmlReportWriter implements ReportWriter {
     static final int CONTEXT_LINES = 2;
     /** Lines of a multi-line region shown (the rest is cut). */
     static final int MAX_REGION_LINES = 8;
-    /** Characters of one source line shown in an excerpt. */
-    static final int MAX_LINE_CHARS = 400;
+    /** Characters of one source line shown in an excerpt: a window around the reported column. */
+    static final int MAX_LINE_CHARS = ReportText.MAX_LINE_CHARS;
     /** Characters of the source line shown in a path step. */
     static final int MAX_SNIPPET_CHARS = 160;
 
@@ -337,7 +337,7 @@ public final class HtmlReportWriter implements ReportWriter {
             html.append("</span></summary>\n<div class=\"body\">\n");
 
             if (finding.enclosingMethod() != null && !finding.enclosingMethod().isBlank()) {
-                html.append("<p class=\"method\"><b>In</b> <code>").append(esc(finding.enclosingMethod()))
+                html.append("<p class=\"method\"><b>In</b> <code>").append(escText(finding.enclosingMethod()))
                         .append("</code></p>\n");
             }
             excerpt(primary);
@@ -357,9 +357,9 @@ public final class HtmlReportWriter implements ReportWriter {
                 for (int i : listedRelated) {
                     CodeLocation related = finding.related().get(i);
                     html.append("<li id=\"").append(id).append("-r").append(i + 1).append("\"><span class=\"place\">")
-                            .append(esc(place(related))).append("</span>");
+                            .append(escText(place(related))).append("</span>");
                     if (related.label() != null && !related.label().isBlank()) {
-                        html.append(' ').append(esc(related.label()));
+                        html.append(' ').append(escText(related.label()));
                     }
                     html.append("</li>\n");
                 }
@@ -367,18 +367,18 @@ public final class HtmlReportWriter implements ReportWriter {
             }
 
             if (finding.fix() != null && !finding.fix().isBlank()) {
-                html.append("<p class=\"fix\"><b>Fix:</b> ").append(esc(finding.fix())).append("</p>\n");
+                html.append("<p class=\"fix\"><b>Fix:</b> ").append(escText(finding.fix())).append("</p>\n");
             }
             if (shown.suppression() != null) {
                 Suppression suppression = shown.suppression();
                 html.append("<p class=\"suppression\"><b>Suppressed</b> by ")
                         .append(suppression.kind() == Suppression.Kind.COMMENT ? "a comment" : "an annotation");
                 if (suppression.location() != null && suppression.location().file() != null) {
-                    html.append(" at <span class=\"place\">").append(esc(place(suppression.location())))
+                    html.append(" at <span class=\"place\">").append(escText(place(suppression.location())))
                             .append("</span>");
                 }
                 html.append(suppression.hasJustification()
-                        ? ": " + esc(suppression.justification()) : " (no reason given)").append("</p>\n");
+                        ? ": " + escText(suppression.justification()) : " (no reason given)").append("</p>\n");
             }
             html.append("<p class=\"rule-links\"><a class=\"rule-page\" href=\"").append(esc(helpUri(finding.ruleId())))
                     .append("\" rel=\"noreferrer\">Rule page: ").append(esc(finding.ruleId())).append("</a></p>\n");
@@ -390,9 +390,9 @@ public final class HtmlReportWriter implements ReportWriter {
                 int index = segment.relatedIndex();
                 if (index >= 0 && index < relatedAnchors.size()) {
                     html.append("<a href=\"#").append(relatedAnchors.get(index)).append("\">")
-                            .append(esc(segment.text())).append("</a>");
+                            .append(escText(segment.text())).append("</a>");
                 } else {
-                    html.append(esc(segment.text()));
+                    html.append(escText(segment.text()));
                 }
             }
         }
@@ -405,7 +405,7 @@ public final class HtmlReportWriter implements ReportWriter {
                 html.append("<li class=\"step").append(role == null ? "" : " " + role).append("\" id=\"")
                         .append(stepAnchor(findingId, thread, s)).append("\"><div class=\"box\"><span class=\"num\">")
                         .append(s + 1).append("</span><div class=\"what\"><span class=\"label\">")
-                        .append(esc(step.label() == null || step.label().isBlank() ? "(step)" : step.label()));
+                        .append(escText(step.label() == null || step.label().isBlank() ? "(step)" : step.label()));
                 if (role != null && steps.size() > 1) {
                     html.append("<span class=\"role\">").append(role).append("</span>");
                 }
@@ -414,8 +414,10 @@ public final class HtmlReportWriter implements ReportWriter {
                 if (line.isPresent()) {
                     String text = line.get().strip();
                     if (!text.isEmpty()) {
-                        html.append("<code class=\"snippet\">").append(esc(cut(text, MAX_SNIPPET_CHARS)))
-                                .append("</code>");
+                        int indent = line.get().length() - line.get().stripLeading().length();
+                        ReportText.Window window = ReportText.window(text,
+                                step.region().startColumn() - 1 - indent, MAX_SNIPPET_CHARS);
+                        html.append("<code class=\"snippet\">").append(shown(window)).append("</code>");
                     }
                 }
                 html.append("</div></div></li>\n");
@@ -455,7 +457,7 @@ public final class HtmlReportWriter implements ReportWriter {
                 html.append("<span class=\"l").append(hit ? " hit" : "").append("\"><span class=\"ln\">")
                         .append(n).append("</span>");
                 if (!hit) {
-                    html.append(esc(cut(text, MAX_LINE_CHARS)));
+                    html.append(shown(ReportText.window(text, region.startColumn() - 1)));
                 } else {
                     int from = n == region.startLine() ? region.startColumn() - 1 : 0;
                     int to = n == region.endLine() ? region.endColumn() - 1 : text.length();
@@ -470,23 +472,27 @@ public final class HtmlReportWriter implements ReportWriter {
         }
 
         /**
-         * {@code text} with the UTF-16 range [from, to) in a {@code <mark>}. A long line is cut after
-         * {@value #MAX_LINE_CHARS} characters, or after that many characters of the mark.
+         * {@code text} with the UTF-16 range [from, to) in a {@code <mark>}. A long line is cut to
+         * {@value #MAX_LINE_CHARS} characters around {@code from} ({@link ReportText#window}), with
+         * … where text was left out, so the mark stays in view.
          */
         private void marked(String text, int from, int to) {
-            int length = text.length();
-            from = boundary(text, Math.max(0, Math.min(from, length)));
-            to = boundary(text, Math.max(from, Math.min(to, length)));
-            int limit = boundary(text, Math.min(length, Math.max(MAX_LINE_CHARS, from + Math.min(to - from, MAX_LINE_CHARS))));
-            to = Math.min(to, limit);
-            html.append(esc(text.substring(0, from)));
+            ReportText.Window window = ReportText.window(text, Math.max(0, from));
+            String shown = window.text();
+            int length = shown.length();
+            from = boundary(shown, Math.max(0, Math.min(from - window.offset(), length)));
+            to = boundary(shown, Math.max(from, Math.min(to - window.offset(), length)));
+            html.append(window.cutBefore() ? ReportText.ELLIPSIS : "").append(escText(shown.substring(0, from)));
             if (to > from) {
-                html.append("<mark>").append(esc(text.substring(from, to))).append("</mark>");
+                html.append("<mark>").append(escText(shown.substring(from, to))).append("</mark>");
             }
-            html.append(esc(text.substring(to, limit)));
-            if (limit < length) {
-                html.append('…');
-            }
+            html.append(escText(shown.substring(to))).append(window.cutAfter() ? ReportText.ELLIPSIS : "");
+        }
+
+        /** A cut source line, escaped, with … where text was left out. */
+        private static String shown(ReportText.Window window) {
+            return (window.cutBefore() ? ReportText.ELLIPSIS : "") + escText(window.text())
+                    + (window.cutAfter() ? ReportText.ELLIPSIS : "");
         }
 
         private Optional<String> line(Path file, int n) {
@@ -540,12 +546,12 @@ public final class HtmlReportWriter implements ReportWriter {
                     if (diagnostic.line() > 0) {
                         where += ":" + diagnostic.line() + (diagnostic.column() > 0 ? ":" + diagnostic.column() : "");
                     }
-                    html.append("<span class=\"place\">").append(esc(where)).append("</span> ");
+                    html.append("<span class=\"place\">").append(escText(where)).append("</span> ");
                 }
                 if (diagnostic.code() != null) {
                     html.append("<code>[").append(esc(diagnostic.code())).append("]</code> ");
                 }
-                html.append(esc(diagnostic.message() == null ? "" : diagnostic.message())).append("</li>\n");
+                html.append(escText(diagnostic.message() == null ? "" : diagnostic.message())).append("</li>\n");
             }
             html.append("</ul>\n</details>\n");
         }
@@ -641,11 +647,26 @@ public final class HtmlReportWriter implements ReportWriter {
     }
 
     /**
-     * HTML-escapes text for element content and double- or single-quoted attribute values. C0
-     * control characters (other than tab, line feed and carriage return) and unpaired surrogates
-     * become U+FFFD, so the page stays valid and encodes to UTF-8 as written.
+     * {@link #esc} of a string from the scanned tree: cut after {@value ReportText#MAX_TEXT_CHARS}
+     * characters, and its line breaks shown as escapes too (only racelint's own text spans lines).
+     */
+    static String escText(String text) {
+        return esc(ReportText.cut(text, ReportText.MAX_TEXT_CHARS), false);
+    }
+
+    /**
+     * HTML-escapes text for element content and double- or single-quoted attribute values. The
+     * characters {@link ReportText#isUnsafe} names (C0 controls other than tab, line feed and
+     * carriage return; DEL; C1; the bidi overrides and isolates that could make the code shown
+     * read differently from the code compiled; U+2028/U+2029) and unpaired surrogates are shown
+     * as {@code \}{@code uXXXX}, so the page stays valid, encodes to UTF-8 as written and hides
+     * nothing.
      */
     static String esc(String text) {
+        return esc(text, true);
+    }
+
+    private static String esc(String text, boolean keepLineBreaks) {
         if (text == null) {
             return "";
         }
@@ -661,8 +682,8 @@ public final class HtmlReportWriter implements ReportWriter {
                 case '"' -> replacement = "&quot;";
                 case '\'' -> replacement = "&#39;";
                 default -> {
-                    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
-                        replacement = "\uFFFD";
+                    if (ReportText.isUnsafe(c) && c != '\t' && !(keepLineBreaks && (c == '\n' || c == '\r'))) {
+                        replacement = ReportText.visible(String.valueOf(c), false);
                     } else if (Character.isHighSurrogate(c)) {
                         if (i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
                             if (out != null) {
@@ -671,9 +692,9 @@ public final class HtmlReportWriter implements ReportWriter {
                             i++;
                             continue;
                         }
-                        replacement = "\uFFFD";
+                        replacement = ReportText.visible(String.valueOf(c), false);
                     } else if (Character.isLowSurrogate(c)) {
-                        replacement = "\uFFFD";
+                        replacement = ReportText.visible(String.valueOf(c), false);
                     } else {
                         replacement = null;
                     }
@@ -694,26 +715,14 @@ public final class HtmlReportWriter implements ReportWriter {
         return out == null ? text : out.toString();
     }
 
-    /** {@link #esc} with a line-break opportunity ({@code <wbr>}) after each {@code /} of a path. */
+    /** {@link #escText} with a line-break opportunity ({@code <wbr>}) after each {@code /} of a path. */
     static String escPath(String path) {
-        return esc(path).replace("/", "/<wbr>");
-    }
-
-    /** At most {@code max} characters (not splitting a surrogate pair), with … when cut. */
-    static String cut(String text, int max) {
-        if (text.length() <= max) {
-            return text;
-        }
-        return text.substring(0, boundary(text, max)) + "…";
+        return escText(path).replace("/", "/<wbr>");
     }
 
     /** {@code index} moved back off the middle of a surrogate pair. */
     private static int boundary(String text, int index) {
-        if (index > 0 && index < text.length() && Character.isLowSurrogate(text.charAt(index))
-                && Character.isHighSurrogate(text.charAt(index - 1))) {
-            return index - 1;
-        }
-        return index;
+        return ReportText.boundary(text, index);
     }
 
     private static String stripLineEnd(String line) {

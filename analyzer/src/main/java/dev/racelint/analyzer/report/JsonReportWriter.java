@@ -39,7 +39,11 @@ import java.util.List;
  * {@code sourceRoot} is the name of that folder (no absolute path is written). Columns are 1-based UTF-16 code units and
  * {@code endColumn} is one past the last character. A diagnostic's {@code file}, {@code line} and
  * {@code column} are {@code null} when not known. Keys always appear, in the order above; the
- * output is deterministic and ends with a newline.
+ * output is deterministic and ends with a newline. Strings keep the scanned tree's text as it is
+ * (a script gets the real file name), written with control, bidi and separator characters as
+ * {@code \}{@code uXXXX} escapes; a message, label, fix or diagnostic longer than
+ * {@value ReportText#MAX_TEXT_CHARS} characters is cut, ending with {@value ReportText#ELLIPSIS}.
+ * A script that prints the values to a terminal must escape them itself.
  */
 public final class JsonReportWriter implements ReportWriter {
 
@@ -100,16 +104,16 @@ public final class JsonReportWriter implements ReportWriter {
             ObjectNode f = findings.addObject();
             f.put("ruleId", finding.ruleId());
             f.put("level", finding.level().sarifName());
-            f.put("message", finding.message().plain());
+            f.put("message", bounded(finding.message().plain()));
             f.put("file", ReportPaths.display(root, finding.primary().file()));
             SourceRegion region = finding.primary().region();
             f.put("startLine", region == null ? null : region.startLine());
             f.put("startColumn", region == null ? null : region.startColumn());
             f.put("endLine", region == null ? null : region.endLine());
             f.put("endColumn", region == null ? null : region.endColumn());
-            f.put("method", finding.enclosingMethod());
+            f.put("method", bounded(finding.enclosingMethod()));
             f.put("fingerprint", finding.fingerprint());
-            f.put("fix", finding.fix());
+            f.put("fix", bounded(finding.fix()));
             putLocations(f.putArray("related"), root, finding.related());
             putLocations(f.putArray("path"), root, finding.codeFlow());
             dev.racelint.analyzer.suppress.Suppression suppression = suppressions.get(finding);
@@ -117,7 +121,7 @@ public final class JsonReportWriter implements ReportWriter {
                 ObjectNode sup = f.putObject("suppressed");
                 sup.put("kind", suppression.kind() == dev.racelint.analyzer.suppress.Suppression.Kind.COMMENT
                         ? "comment" : "annotation");
-                sup.put("justification", suppression.justification());
+                sup.put("justification", bounded(suppression.justification()));
             }
             if (!finding.otherFlows().isEmpty()) {
                 ArrayNode others = f.putArray("otherPaths");
@@ -135,9 +139,14 @@ public final class JsonReportWriter implements ReportWriter {
             d.put("column", diagnostic.column() > 0 ? diagnostic.column() : null);
             d.put("level", diagnostic.level() == null ? null : diagnostic.level().sarifName());
             d.put("code", diagnostic.code());
-            d.put("message", diagnostic.message());
+            d.put("message", bounded(diagnostic.message()));
         }
         return doc;
+    }
+
+    /** Text from the tree is kept as it is (Jackson escapes the unsafe characters), but not without end. */
+    private static String bounded(String text) {
+        return ReportText.cut(text, ReportText.MAX_TEXT_CHARS);
     }
 
     private static void putLocations(ArrayNode array, Path root, List<CodeLocation> locations) {
@@ -147,7 +156,7 @@ public final class JsonReportWriter implements ReportWriter {
             SourceRegion region = location.region();
             l.put("line", region == null ? null : region.startLine());
             l.put("column", region == null ? null : region.startColumn());
-            l.put("label", location.label());
+            l.put("label", bounded(location.label()));
         }
     }
 }

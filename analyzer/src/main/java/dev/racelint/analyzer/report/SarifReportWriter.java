@@ -55,6 +55,12 @@ import java.util.Optional;
  * {@value #SRCROOT}, related locations, a code flow, partial fingerprints, and the diagnostics as
  * tool execution notifications.
  *
+ * <p>Every message text (results, related locations, code-flow steps, notifications) is plain
+ * text escaped by {@link ReportText#sarif}: text from the scanned tree can form no embedded link
+ * (SARIF 2.1.0 §3.11.6) and carries no control or bidi character, and the only links are
+ * racelint's own {@code [text](id)} links to related locations. No message has arguments, so
+ * braces are literal. No source text is copied into the log ({@code snippet} is not written).
+ *
  * <p>The output is deterministic: the same report gives the same bytes (no timestamps, no
  * GUIDs, map keys sorted, {@code \n} line ends). The only absolute path is the
  * {@value #SRCROOT} entry of {@code run.originalUriBaseIds}.
@@ -140,7 +146,7 @@ public final class SarifReportWriter implements ReportWriter {
                     mark.setKind(Suppression.Kind.IN_SOURCE);
                     mark.setStatus(Suppression.Status.ACCEPTED);
                     if (by.hasJustification()) {
-                        mark.setJustification(by.justification());
+                        mark.setJustification(ReportText.terminal(by.justification()));
                     }
                     mark.setLocation(location(root, by.location()));
                     marks.add(mark);
@@ -265,7 +271,7 @@ public final class SarifReportWriter implements ReportWriter {
             result.setRuleIndex(index);
         }
         result.setLevel(resultLevel(finding.level()));
-        result.setMessage(message(finding.message().sarif()));
+        result.setMessage(message(ReportText.sarif(finding.message())));
 
         Location primary = new Location();
         primary.setPhysicalLocation(physicalLocation(root, finding.primary()));
@@ -350,7 +356,7 @@ public final class SarifReportWriter implements ReportWriter {
     private static Notification notification(Path root, Diagnostic diagnostic) {
         Notification n = new Notification();
         n.setLevel(notificationLevel(diagnostic.level()));
-        n.setMessage(message(diagnostic.message() == null ? "" : diagnostic.message()));
+        n.setMessage(message(diagnostic.message() == null ? "" : ReportText.sarif(diagnostic.message())));
         if (diagnostic.code() != null) {
             ReportingDescriptorReference descriptor = new ReportingDescriptorReference();
             descriptor.setId(diagnostic.code());
@@ -380,7 +386,7 @@ public final class SarifReportWriter implements ReportWriter {
         Location location = new Location();
         location.setPhysicalLocation(physicalLocation(root, code));
         if (code.label() != null && !code.label().isBlank()) {
-            location.setMessage(message(code.label()));
+            location.setMessage(message(ReportText.sarif(code.label())));
         }
         return location;
     }

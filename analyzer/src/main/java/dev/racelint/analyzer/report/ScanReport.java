@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param toolVersion    racelint's version, e.g. {@code 0.1.0-SNAPSHOT}
  * @param rules          the rules that ran, in stable (id) order
  * @param findings       findings in deterministic order (file, line, column, rule, fingerprint)
- * @param diagnostics    per-file problems in deterministic order
+ * @param diagnostics    per-file problems in deterministic order; kept as {@link DiagnosticPaths#guard}
+ *                       makes them (no path outside the source root, in the location or the message)
  * @param sourceRoot     absolute directory that URIs are relative to (the git work tree root
  *                       holding the scanned path, else the scanned folder, or --source-root)
  * @param sarifCategory  SARIF {@code automationDetails.id}, or null
@@ -79,7 +80,8 @@ public record ScanReport(
     public ScanReport {
         rules = List.copyOf(rules);
         findings = List.copyOf(findings);
-        diagnostics = List.copyOf(diagnostics);
+        // the last guard: no diagnostic written in any format names a path outside the root
+        diagnostics = List.copyOf(DiagnosticPaths.guard(sourceRoot, diagnostics));
         triage = triage == null ? Triage.NONE : triage;
     }
 }

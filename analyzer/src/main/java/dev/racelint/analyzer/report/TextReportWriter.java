@@ -32,9 +32,15 @@ import java.util.Set;
  * ({@code path:line:col: warning [code] message}, {@code path: warning [code] message} without a
  * line, {@code racelint: warning [code] message} without a file); then a summary line. Paths are
  * relative to the source root and {@code /}-separated. The source excerpt is the primary line as
- * written; the marker line keeps the line's tabs so the caret sits under the region's start,
+ * written, cut to {@value ReportText#MAX_LINE_CHARS} characters around the region's start when
+ * longer; the marker line keeps the line's tabs so the caret sits under the region's start,
  * with {@code ~} up to its end on one-line regions. Related locations that are already a step of
  * the path are not repeated. Lines end with {@code \n} on every platform.
+ *
+ * <p>Every string from the scanned tree (paths, messages, labels, the source line, fixes,
+ * diagnostics) passes through {@link ReportText}: control, bidi and separator characters are
+ * shown as {@code \}{@code u001b}-style escapes, so the only escape sequences the terminal sees
+ * are racelint's own colours.
  */
 public final class TextReportWriter implements ReportWriter {
 
@@ -71,20 +77,18 @@ public final class TextReportWriter implements ReportWriter {
         Path root = report.sourceRoot();
         CodeLocation primary = finding.primary();
         SourceRegion region = primary.region();
-        text.append(ReportPaths.display(root, primary.file()));
+        text.append(shownPath(root, primary.file()));
         if (region != null) {
             text.append(':').append(region.startLine()).append(':').append(region.startColumn());
         }
         text.append(": ").append(levelWord(finding.level()))
-                .append(" [").append(finding.ruleId()).append("] ")
-                .append(finding.message().plain()).append('\n');
+                .append(" [").append(ReportText.terminal(finding.ruleId())).append("] ")
+                .append(ReportText.terminal(finding.message().plain())).append('\n');
 
         if (region != null && report.sources() != null) {
             Optional<String> line = report.sources().line(primary.file(), region.startLine());
             if (line.isPresent()) {
-                String source = stripLineEnd(line.get());
-                text.append(source).append('\n');
-                text.append(markerLine(source, region)).append('\n');
+                appendExcerpt(text, stripLineEnd(line.get()), region);
             }
         }
 
@@ -106,13 +110,13 @@ public final class TextReportWriter implements ReportWriter {
             }
             text.append("  related: ").append(place);
             if (related.label() != null && !related.label().isBlank()) {
-                text.append(' ').append(related.label());
+                text.append(' ').append(ReportText.terminal(related.label()));
             }
             text.append('\n');
         }
 
         if (finding.fix() != null && !finding.fix().isBlank()) {
-            text.append("  fix: ").append(finding.fix()).append('\n');
+            text.append("  fix: ").append(ReportText.terminal(finding.fix())).append('\n');
         }
     }
 
@@ -133,14 +137,14 @@ public final class TextReportWriter implements ReportWriter {
             String place = place(root, step);
             text.append(place);
             if (step.label() != null && !step.label().isBlank()) {
-                text.append(" ".repeat(placeWidth - place.length() + 2)).append(step.label());
+                text.append(" ".repeat(placeWidth - place.length() + 2)).append(ReportText.terminal(step.label()));
             }
             text.append('\n');
         }
     }
 
     private static String place(Path root, CodeLocation location) {
-        String path = ReportPaths.display(root, location.file());
+        String path = shownPath(root, location.file());
         return location.region() == null ? path : path + ":" + location.region().startLine();
     }
 
@@ -148,7 +152,7 @@ public final class TextReportWriter implements ReportWriter {
         if (diagnostic.file() == null) {
             text.append("racelint");
         } else {
-            text.append(ReportPaths.display(root, diagnostic.file()));
+            text.append(shownPath(root, diagnostic.file()));
             if (diagnostic.line() > 0) {
                 text.append(':').append(diagnostic.line());
                 if (diagnostic.column() > 0) {
@@ -158,36 +162,65 @@ public final class TextReportWriter implements ReportWriter {
         }
         text.append(": ").append(levelWord(diagnostic.level()));
         if (diagnostic.code() != null) {
-            text.append(" [").append(diagnostic.code()).append(']');
+            text.append(" [").append(ReportText.terminal(diagnostic.code())).append(']');
         }
-        text.append(' ').append(diagnostic.message() == null ? "" : diagnostic.message()).append('\n');
+        text.append(' ').append(diagnostic.message() == null ? "" : ReportText.terminal(diagnostic.message()))
+                .append('\n');
+    }
+
+    /** A path as printed: relative to the root, its control and bidi characters made visible. */
+    private static String shownPath(Path root, Path file) {
+        return ReportText.terminal(ReportPaths.display(root, file));
+    }
+
+    /**
+     * The primary line and its marker line. A long line is cut to a window around the region's
+     * start ({@link ReportText#window}), with … where text was left out; unsafe characters are
+     * shown escaped, tabs kept.
+     */
+    private static void appendExcerpt(StringBuilder text, String source, SourceRegion region) {
+        int from = region.startColumn() - 1;
+        ReportText.Window window = ReportText.window(source, from);
+        String shown = window.text();
+        text.append(window.cutBefore() ? ReportText.ELLIPSIS : "")
+                .append(ReportText.visible(shown, true))
+                .append(window.cutAfter() ? ReportText.ELLIPSIS : "").append('\n');
+        int to = region.endLine() == region.startLine() ? region.endColumn() - 1 - window.offset() : -1;
+        text.append(window.cutBefore() ? " " : "")
+                .append(markerLine(shown, from - window.offset(), to)).append('\n');
     }
 
     /**
      * The marker line under a source line: whitespace up to the region's start (tabs kept where
      * the source has tabs, one space per other character), a {@code ^}, then {@code ~} for the
      * rest of a one-line region. Columns are UTF-16 code units; a surrogate pair counts as one
-     * character on screen.
+     * character on screen, a character shown escaped ({@code \}{@code u001b}) as six.
      */
     static String markerLine(String source, SourceRegion region) {
-        int start = Math.min(region.startColumn() - 1, source.length());
+        return markerLine(source, region.startColumn() - 1,
+                region.endLine() == region.startLine() ? region.endColumn() - 1 : -1);
+    }
+
+    /** {@code from} and {@code to} are 0-based indices into {@code source}; {@code to < 0}: caret only. */
+    private static String markerLine(String source, int from, int to) {
+        int start = Math.max(0, Math.min(from, source.length()));
         StringBuilder marker = new StringBuilder();
         for (int i = 0; i < start; i++) {
             char c = source.charAt(i);
             if (c == '\t') {
                 marker.append('\t');
-            } else if (!Character.isLowSurrogate(c) || i == 0
-                    || !Character.isHighSurrogate(source.charAt(i - 1))) {
-                marker.append(' ');
+            } else {
+                marker.append(" ".repeat(ReportText.visibleWidth(source, i, true)));
             }
         }
         marker.append('^');
-        if (region.endLine() == region.startLine()) {
-            int end = Math.min(region.endColumn() - 1, source.length());
-            if (end > start) {
-                int width = source.codePointCount(start, end);
-                marker.append("~".repeat(Math.max(0, width - 1)));
+        int end = Math.min(to, source.length());
+        if (end > start) {
+            int width = 0;
+            for (int i = start; i < end; i++) {
+                width += ReportText.visibleWidth(source, i, true);
             }
+            marker.append("~".repeat(Math.max(0, width - 1)));
         }
         return marker.toString();
     }

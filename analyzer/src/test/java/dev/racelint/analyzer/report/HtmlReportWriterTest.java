@@ -194,7 +194,7 @@ class HtmlReportWriterTest {
                 .contains("Fix &lt;script&gt;")
                 .contains("# Help &lt;script&gt;")
                 .contains("&lt;shape&gt;")
-                .contains("unexpected &lt;script&gt; &amp; \uFFFD");
+                .contains("unexpected &lt;script&gt; &amp; \\u0000");
         // every tag in the page is one the writer writes
         Matcher tags = Pattern.compile("<(/?)([a-zA-Z0-9!]+)").matcher(html);
         List<String> allowed = List.of("!DOCTYPE", "html", "head", "meta", "title", "style", "body", "div", "header",
@@ -203,7 +203,7 @@ class HtmlReportWriterTest {
         while (tags.find()) {
             assertThat(allowed).as("tag <%s> at %d", tags.group(2), tags.start()).contains(tags.group(2));
         }
-        assertThat(HtmlReportWriter.esc("a\uD800b\uDC00c\uD83D\uDE00")).isEqualTo("a\uFFFDb\uFFFDc\uD83D\uDE00");
+        assertThat(HtmlReportWriter.esc("a\uD800b\uDC00c\uD83D\uDE00")).isEqualTo("a\\ud800b\\udc00c\uD83D\uDE00");
     }
 
     @Test
@@ -340,7 +340,42 @@ class HtmlReportWriterTest {
 
         String html = html(report);
 
-        assertThat(html).contains("<mark>CALL()</mark>…").doesNotContain("y".repeat(HtmlReportWriter.MAX_LINE_CHARS + 1));
+        // A window around the mark: the text before and after it is cut, the mark stays in view.
+        assertThat(html).contains("…" + "x".repeat(80) + "<mark>CALL()</mark>" + "y".repeat(154) + "…")
+                .doesNotContain("x".repeat(81)).doesNotContain("y".repeat(155));
+    }
+
+    @Test
+    void controlAndBidiCharactersAreShownNotObeyed() {
+        String html = html(ReportFixtures.hostileReport());
+        for (String raw : ReportFixtures.HOSTILE_CHARACTERS) {
+            assertThat(html).as("U+%04X", (int) raw.charAt(0)).doesNotContain(raw);
+        }
+        assertThat(html).contains("run\\u001b[2J\\u001b]8;;https://evil.example/\\u0007ok")
+                .contains("\\u0008\\u0008\\u000d\\u007f\\u0085\\u009b31m\\u202e\\u2066\\u2028[Click to approve]")
+                .contains(wbr("src/main/java/com/acme/Evil\\u001b[8m\\u0007\\u0008\\u000d\\u202eavaj.java:3:30"));
+        // the only links out of the page are the rule pages
+        Matcher links = Pattern.compile("href=\"([^\"]*)\"").matcher(html);
+        while (links.find()) {
+            assertThat(links.group(1)).matches("#.*|https://github\\.com/racelint/racelint/blob/main/docs/rules/.*");
+        }
+    }
+
+    @Test
+    void noDiagnosticNamesAPathOutsideTheRoot() {
+        String html = html(ReportFixtures.hostileReport());
+        assertThat(html).doesNotContain("/home/runner").doesNotContain("../").doesNotContain("/work/acme")
+                .contains("&lt;outside source root&gt;/credentials: cannot read &lt;outside source root&gt;/credentials:");
+    }
+
+    @Test
+    void longLineIsCutAroundTheColumn() {
+        String html = html(ReportFixtures.longLineReport());
+        assertThat(html.length()).isLessThan(40_000);
+        assertThat(html).contains("…" + "x".repeat(80) + "<mark>http.send(request)</mark>" + "y".repeat(142) + "…")
+                .doesNotContain("x".repeat(81)).doesNotContain("z".repeat(ReportText.MAX_TEXT_CHARS + 1))
+                // the path step's snippet is cut around the step's column too
+                .contains("<code class=\"snippet\">…" + "x".repeat(53) + "http.send(request)");
     }
 
     private static Finding lockOrderFinding() {

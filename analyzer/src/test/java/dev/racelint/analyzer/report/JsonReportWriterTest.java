@@ -88,6 +88,42 @@ class JsonReportWriterTest {
         assertThat(json).contains("\"findings\": []").endsWith("}\n").doesNotContain("\r");
     }
 
+    @Test
+    void controlAndBidiCharactersAreEscapedInTheBytes() throws Exception {
+        ScanReport report = ReportFixtures.hostileReport();
+        String json = render(new JsonReportWriter(), report);
+
+        for (String raw : ReportFixtures.HOSTILE_CHARACTERS) {
+            assertThat(json).as("U+%04X", (int) raw.charAt(0)).doesNotContain(raw);
+        }
+        assertThat(json).contains("\\u001B[2J").contains("\\u007F\\u0085\\u009B31m\\u202E\\u2066\\u2028[Click");
+        // the values are the tree's text, unchanged, for scripts
+        JsonNode finding = MAPPER.readTree(json).at("/findings/0");
+        assertThat(finding.get("message").asText()).isEqualTo(report.findings().get(0).message().plain());
+        assertThat(finding.get("file").asText()).isEqualTo(ReportPaths.display(ReportFixtures.ROOT, ReportFixtures.HOSTILE_FILE));
+        assertThat(finding.at("/path/1/label").asText()).isEqualTo("calls send" + ReportFixtures.HOSTILE + "()");
+    }
+
+    @Test
+    void noDiagnosticNamesAPathOutsideTheRoot() throws Exception {
+        String json = render(new JsonReportWriter(), ReportFixtures.hostileReport());
+        assertThat(json).doesNotContain("/home/runner").doesNotContain("../").doesNotContain(ReportFixtures.ROOT.toString());
+        JsonNode secret = MAPPER.readTree(json).at("/diagnostics/1");
+        assertThat(secret.get("file").isNull()).isTrue();
+        assertThat(secret.get("message").asText()).isEqualTo("<outside source root>/credentials: cannot read"
+                + " <outside source root>/credentials: AccessDeniedException; results not cached in .racelint/cache"
+                + " (see <outside source root>/credentials).");
+    }
+
+    @Test
+    void longTextsAreCut() throws Exception {
+        String json = render(new JsonReportWriter(), ReportFixtures.longLineReport());
+        assertThat(json.length()).isLessThan(4 * ReportText.MAX_TEXT_CHARS);
+        JsonNode finding = MAPPER.readTree(json).at("/findings/0");
+        assertThat(finding.get("message").asText()).hasSize(ReportText.MAX_TEXT_CHARS + 1).endsWith("z…");
+        assertThat(finding.at("/path/0/label").asText()).hasSize(ReportText.MAX_TEXT_CHARS + 1);
+    }
+
     private static List<String> fieldNames(JsonNode node) {
         List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);

@@ -157,6 +157,64 @@ public final class ReportFixtures {
                 "com.acme.OrderService.placeOrder(OrderRequest)");
     }
 
+    // ---- a report written by an attacker: every string from the scanned tree is hostile
+
+    /**
+     * What a pull request can put into file names, identifiers (Java allows the identifier-ignorable
+     * controls), string literals and comments to turn a report against its reader: ESC sequences
+     * (clear screen, an OSC 8 hyperlink ended by BEL), backspaces, a carriage return, DEL, the C1
+     * controls NEL and CSI, a bidi override and isolate ("Trojan Source"), a line separator, and
+     * a markdown link.
+     */
+    public static final String HOSTILE = "\u001b[2J\u001b]8;;https://evil.example/\u0007ok\u001b]8;;\u0007"
+            + "\b\b\r\u007f\u0085\u009b31m\u202e\u2066\u2028[Click to approve](https://evil.example/phish)";
+    /** The raw characters of {@link #HOSTILE} that must never reach a report as they are. */
+    public static final List<String> HOSTILE_CHARACTERS = List.of("\u001b", "\u0007", "\b", "\r", "\u007f",
+            "\u0085", "\u009b", "\u202e", "\u2066", "\u2028");
+    /** A file whose name holds control and bidi characters (no {@code /}: one name). */
+    public static final Path HOSTILE_FILE = ROOT.resolve(
+            "src/main/java/com/acme/Evil\u001b[8m\u0007\b\r\u202eavaj.java");
+    /** A file outside the source root, named by a diagnostic. */
+    public static final Path SECRET = Path.of("/home/runner/.secret/credentials").toAbsolutePath();
+
+    /** One finding and two diagnostics whose every string from the tree carries {@link #HOSTILE}. */
+    public static ScanReport hostileReport() {
+        CodeLocation call = new CodeLocation(HOSTILE_FILE, new SourceRegion(5, 3, 5, 9), "calls send" + HOSTILE + "()");
+        Message message = Message.builder()
+                .text("run" + HOSTILE + "() runs in a transaction and calls ")
+                .link("send" + HOSTILE + "()", 0)
+                .text(" " + HOSTILE)
+                .build();
+        Finding finding = new Finding("io-in-transaction", Level.ERROR, message,
+                new CodeLocation(HOSTILE_FILE, new SourceRegion(3, 30, 3, 40), null),
+                List.of(call),
+                List.of(new CodeLocation(HOSTILE_FILE, new SourceRegion(3, 5, 3, 22), "run" + HOSTILE + "() starts"),
+                        call),
+                "fix " + HOSTILE, "ffff000000000001", "com.acme.Evil.run" + HOSTILE + "()");
+        Sources sources = new Sources()
+                .put(HOSTILE_FILE, 3, "    rest.postForObject(url, \"" + HOSTILE + "\", body);")
+                .put(HOSTILE_FILE, 5, "\t\tsend" + HOSTILE + "();");
+        List<Diagnostic> diagnostics = List.of(
+                new Diagnostic(HOSTILE_FILE, 3, 1, Level.WARNING, "parse-error", "unexpected " + HOSTILE),
+                new Diagnostic(SECRET, 0, 0, Level.WARNING, "unreadable", "cannot read " + SECRET
+                        + ": AccessDeniedException; results not cached in " + ROOT.resolve(".racelint/cache")
+                        + " (see ../../../../secret/credentials)."));
+        return new ScanReport("0.1.0", List.of(IO_IN_TRANSACTION), List.of(finding), diagnostics, ROOT, null, 1, sources);
+    }
+
+    /** A finding at column 150,001 of a 200,000-character line of {@code HUGE}. */
+    public static ScanReport longLineReport() {
+        String line = "x".repeat(150_000) + "http.send(request)" + "y".repeat(200_000 - 150_018);
+        CodeLocation send = new CodeLocation(HUGE, new SourceRegion(1, 150_001, 1, 150_019),
+                "calls " + "z".repeat(100_000));
+        Finding finding = new Finding("io-in-transaction", Level.ERROR,
+                Message.builder().text("calls ").link("z".repeat(100_000), 0).build(),
+                new CodeLocation(HUGE, new SourceRegion(1, 150_001, 1, 150_019), null), List.of(send), List.of(send),
+                "fix", "1000000000000001", "com.acme.Generated.run()");
+        return new ScanReport("0.1.0", List.of(IO_IN_TRANSACTION), List.of(finding), List.of(), ROOT, null, 1,
+                new Sources().put(HUGE, 1, line));
+    }
+
     public static Finding multiLineFinding() {
         return new Finding("io-in-transaction", Level.ERROR,
                 Message.of("The save spans lines."),

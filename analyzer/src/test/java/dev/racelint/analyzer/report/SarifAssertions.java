@@ -41,7 +41,11 @@ import java.util.regex.Pattern;
  *       when it has a {@code uri}, that is an absolute {@code file:} URI ending with {@code /}
  *       (racelint writes none: reports carry no machine paths);</li>
  *   <li>related location ids are unique, and every {@code [text](n)} link in a result's
- *       {@code message.text} names one of them.</li>
+ *       {@code message.text} names one of them;</li>
+ *   <li>no other message (related locations, code-flow steps, suppressions, notifications) holds
+ *       an embedded link, escapes honoured, so text from the scanned tree such as
+ *       {@code [Click](https://evil.example)} can never become one; and no message text holds a
+ *       control, bidi or separator character ({@link ReportText#isUnsafe}).</li>
  * </ul>
  *
  * <p>The schema is the bundled copy {@value #SCHEMA_RESOURCE} (identical to the project's
@@ -211,6 +215,39 @@ public final class SarifAssertions {
         }
 
         checkArtifactLocations(run, at, problems);
+        checkMessages(run.path("invocations"), at + ".invocations", problems);
+    }
+
+    /** Every {@code message.text} under {@code node}: no embedded link, no unsafe character. */
+    private static void checkMessages(JsonNode node, String at, List<String> problems) {
+        if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                String here = at + "." + field.getKey();
+                JsonNode value = field.getValue();
+                if (field.getKey().equals("message") && value.has("text")) {
+                    String text = value.path("text").asText();
+                    if (!linkTargets(text).isEmpty()) {
+                        problems.add(here + ".text holds an embedded link: " + text);
+                    }
+                    checkCharacters(here + ".text", text, problems);
+                }
+                checkMessages(value, here, problems);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                checkMessages(node.get(i), at + "[" + i + "]", problems);
+            }
+        }
+    }
+
+    private static void checkCharacters(String at, String text, List<String> problems) {
+        for (int i = 0; i < text.length(); i++) {
+            if (ReportText.isUnsafe(text.charAt(i))) {
+                problems.add(at + " holds the raw character U+" + String.format(java.util.Locale.ROOT, "%04X",
+                        (int) text.charAt(i)) + " at " + i);
+                return;
+            }
+        }
     }
 
     private static void checkResult(JsonNode result, String at, List<String> ruleIds,
@@ -254,12 +291,21 @@ public final class SarifAssertions {
                 problems.add(at + ".relatedLocations[" + i + "]: duplicate id " + id);
             }
         }
+        for (Map.Entry<String, JsonNode> field : result.properties()) {
+            if (!field.getKey().equals("message")) {
+                checkMessages(field.getValue(), at + "." + field.getKey(), problems);
+            }
+        }
         String text = result.path("message").path("text").asText(null);
         if (text == null) {
             problems.add(at + ".message.text is missing");
         } else {
+            checkCharacters(at + ".message.text", text, problems);
             for (String target : linkTargets(text)) {
-                if (target.matches("\\d+") && !relatedIds.contains(Integer.parseInt(target))) {
+                if (!target.matches("\\d{1,9}")) {
+                    problems.add(at + ".message.text holds an embedded link to " + target
+                            + " (racelint links only to related locations): " + text);
+                } else if (!relatedIds.contains(Integer.parseInt(target))) {
                     problems.add(at + ".message.text links to (" + target
                             + ") but no relatedLocation has that id: " + text);
                 }

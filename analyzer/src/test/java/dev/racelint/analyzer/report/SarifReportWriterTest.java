@@ -222,6 +222,60 @@ class SarifReportWriterTest {
         SarifAssertions.assertValidForGitHub(out);
     }
 
+    @Test
+    void textFromTheTreeFormsNoLinkAndNoControlCharacter() throws Exception {
+        ScanReport report = ReportFixtures.hostileReport();
+        String out = render(new SarifReportWriter(), report);
+        SarifAssertions.assertValidForGitHub(out);   // no link but racelint's own, no raw character in any message
+
+        for (String raw : ReportFixtures.HOSTILE_CHARACTERS) {
+            assertThat(out).as("U+%04X", (int) raw.charAt(0)).doesNotContain(raw);
+        }
+        JsonNode result = MAPPER.readTree(out).at("/runs/0/results/0");
+        String message = result.at("/message/text").asText();
+        // racelint's own link to the related location still resolves
+        assertThat(SarifAssertions.linkTargets(message)).containsExactly("1");
+        assertThat(result.at("/relatedLocations/0/id").asInt()).isEqualTo(1);
+        assertThat(message).startsWith("run\\\\u001b\\[2J\\\\u001b\\]8;;https://evil.example/\\\\u0007ok")
+                .contains("\\[Click to approve\\](https://evil.example/phish)")
+                .contains("[send\\\\u001b\\[2J");
+        List<String> texts = new ArrayList<>();
+        texts.add(result.at("/relatedLocations/0/message/text").asText());
+        for (JsonNode step : result.at("/codeFlows/0/threadFlows/0/locations")) {
+            texts.add(step.at("/location/message/text").asText());
+        }
+        for (JsonNode notification : MAPPER.readTree(out).at("/runs/0/invocations/0/toolExecutionNotifications")) {
+            texts.add(notification.at("/message/text").asText());
+        }
+        assertThat(texts).hasSize(5).allSatisfy(text -> {
+            assertThat(SarifAssertions.linkTargets(text)).as(text).isEmpty();
+            assertThat(text).doesNotContain("[Click to approve](");
+        });
+        assertThat(texts.get(2)).contains("\\[Click to approve\\](https://evil.example/phish)()");
+    }
+
+    @Test
+    void noDiagnosticNamesAPathOutsideTheRoot() throws Exception {
+        String out = render(new SarifReportWriter(), ReportFixtures.hostileReport());
+        assertThat(out).doesNotContain("/home/runner").doesNotContain("file:/").doesNotContain("../")
+                .doesNotContain("/work/acme");
+        JsonNode secret = MAPPER.readTree(out).at("/runs/0/invocations/0/toolExecutionNotifications/1");
+        assertThat(secret.has("locations")).isFalse();
+        assertThat(secret.at("/message/text").asText()).isEqualTo("<outside source root>/credentials: cannot read"
+                + " <outside source root>/credentials: AccessDeniedException; results not cached in .racelint/cache"
+                + " (see <outside source root>/credentials).");
+    }
+
+    @Test
+    void longTextsAreCutAndNoSourceIsCopied() throws Exception {
+        String out = render(new SarifReportWriter(), ReportFixtures.longLineReport());
+        SarifAssertions.assertValidForGitHub(out);
+        assertThat(out.length()).isLessThan(12 * ReportText.MAX_TEXT_CHARS);
+        assertThat(out).doesNotContain("xxxxxxxxxx").doesNotContain("\"snippet\"");
+        JsonNode result = MAPPER.readTree(out).at("/runs/0/results/0");
+        assertThat(result.at("/message/text").asText()).isEqualTo("calls [" + "z".repeat(ReportText.MAX_TEXT_CHARS - 6) + "…](1)");
+    }
+
     private static List<String> texts(JsonNode array, String field) {
         List<String> out = new ArrayList<>();
         for (JsonNode node : array) {

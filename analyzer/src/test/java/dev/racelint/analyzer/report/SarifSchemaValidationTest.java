@@ -110,6 +110,29 @@ class SarifSchemaValidationTest {
     }
 
     @Test
+    void rejectsLinksFromTheTreeAndRawControlCharacters() {
+        String phish = "[Click to approve](https://evil.example/phish)";
+        assertProblem(log -> ((ObjectNode) result(log).get("message")).put("text", "see " + phish),
+                "holds an embedded link to https://evil.example/phish");
+        assertProblem(log -> ((ObjectNode) result(log).at("/codeFlows/0/threadFlows/0/locations/1/location/message"))
+                .put("text", phish), "codeFlows[0].threadFlows[0].locations[1].location.message.text holds an embedded link");
+        assertProblem(log -> ((ObjectNode) result(log).at("/relatedLocations/0/message")).put("text", phish),
+                "relatedLocations[0].message.text holds an embedded link");
+        assertProblem(log -> ((ObjectNode) run(log).at("/invocations/0/toolExecutionNotifications/0/message"))
+                .put("text", phish), "toolExecutionNotifications[0].message.text holds an embedded link");
+        assertProblem(log -> ((ObjectNode) result(log).at("/relatedLocations/0/message")).put("text", "a\u001b[2Jb"),
+                "holds the raw character U+001B");
+        assertProblem(log -> ((ObjectNode) result(log).get("message")).put("text", "a\u202eb"),
+                "holds the raw character U+202E");
+    }
+
+    @Test
+    void hostileReportIsValidForGitHub() {
+        SarifAssertions.assertValidForGitHub(render(new SarifReportWriter(), ReportFixtures.hostileReport()));
+        SarifAssertions.assertValidForGitHub(render(new SarifReportWriter(), ReportFixtures.longLineReport()));
+    }
+
+    @Test
     void linkParserHonoursEscapes() {
         assertThat(SarifAssertions.linkTargets("a [b](1) c \\[d\\](2) [e \\] f](3) [g](http://x)"))
                 .containsExactly("1", "3", "http://x");

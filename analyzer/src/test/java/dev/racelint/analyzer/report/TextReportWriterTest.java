@@ -183,6 +183,61 @@ class TextReportWriterTest {
         assertThat(others.get(0).size()).isEqualTo(2);
     }
 
+    @Test
+    void nothingFromTheTreeReachesTheTerminalRaw() {
+        ScanReport report = ReportFixtures.hostileReport();
+        String text = render(new TextReportWriter(), report);
+
+        for (String raw : ReportFixtures.HOSTILE_CHARACTERS) {
+            assertThat(text).as("U+%04X", (int) raw.charAt(0)).doesNotContain(raw);
+        }
+        // shown, escaped, wherever they came from: file name, identifiers, message, labels, source, fix
+        String shown = "\\u001b[2J\\u001b]8;;https://evil.example/\\u0007ok";
+        assertThat(text).contains("src/main/java/com/acme/Evil\\u001b[8m\\u0007\\u0008\\u000d\\u202eavaj.java:3:30: ")
+                .contains("error [io-in-transaction] run" + shown)
+                .contains("\\u0008\\u0008\\u000d\\u007f\\u0085\\u009b31m\\u202e\\u2066\\u2028[Click to approve]")
+                .contains("  fix: fix " + shown)
+                .contains("\n    1. src/main/java/com/acme/Evil\\u001b[8m");
+        // one line per line of output: no CR, LF or separator from the tree starts another
+        assertThat(text.lines().filter(l -> l.startsWith("    rest.postForObject(url, \"")).count()).isEqualTo(1);
+        // the caret sits under the region's start as shown
+        List<String> lines = text.lines().toList();
+        int source = lines.indexOf(lines.stream().filter(l -> l.startsWith("    rest.postForObject")).findFirst().orElseThrow());
+        assertThat(lines.get(source + 1).indexOf('^')).isEqualTo(lines.get(source).indexOf("\\u001b[2J"));
+        // in colour, the only escape sequences are racelint's own colours
+        String colored = render(new TextReportWriter(true), report);
+        assertThat(colored.replaceAll("\u001b\\[(?:1;3[136]|0)m", "")).isEqualTo(text);
+    }
+
+    @Test
+    void noDiagnosticNamesAPathOutsideTheRoot() {
+        String text = render(new TextReportWriter(), ReportFixtures.hostileReport());
+        assertThat(text).doesNotContain("/home/runner").doesNotContain("../").doesNotContain(ReportFixtures.ROOT.toString())
+                .contains("racelint: warning [unreadable] <outside source root>/credentials: cannot read"
+                        + " <outside source root>/credentials: AccessDeniedException; results not cached in"
+                        + " .racelint/cache (see <outside source root>/credentials).\n");
+    }
+
+    @Test
+    void longLineIsCutAroundTheColumn() {
+        String text = render(new TextReportWriter(), ReportFixtures.longLineReport());
+        assertThat(text.length()).isLessThan(3 * ReportText.MAX_TEXT_CHARS);
+        List<String> lines = text.lines().toList();
+        String excerpt = lines.get(1);
+        String marker = lines.get(2);
+        assertThat(excerpt).hasSize(ReportText.MAX_LINE_CHARS + 2)
+                .startsWith("…" + "x".repeat(80) + "http.send(request)").endsWith("y…");
+        assertThat(marker).isEqualTo(" ".repeat(81) + "^" + "~".repeat(17));
+        assertThat(lines.get(0)).endsWith("calls " + "z".repeat(ReportText.MAX_TEXT_CHARS - 6) + "…");
+    }
+
+    @Test
+    void caretCountsEscapedCharactersAtTheirShownWidth() {
+        // ESC is shown as \u001b: six places; the region "x\u0007" underlines 1 + 6 places.
+        String line = "a\u001bb x\u0007;";
+        assertThat(TextReportWriter.markerLine(line, new SourceRegion(1, 5, 1, 7))).isEqualTo(" ".repeat(9) + "^" + "~".repeat(6));
+    }
+
     private static ScanReport only(Finding finding) {
         return new ScanReport("0.1.0", List.of(ReportFixtures.IO_IN_TRANSACTION, ReportFixtures.RETRY_NOT_IDEMPOTENT),
                 List.of(finding), List.of(), ReportFixtures.ROOT, null, 1, ReportFixtures.sources());
