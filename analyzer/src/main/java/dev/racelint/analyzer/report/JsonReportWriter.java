@@ -22,7 +22,8 @@ import java.util.List;
  *   "version": "0.1.0",
  *   "sourceRoot": "orders-service",
  *   "summary": {"findings": 3, "error": 2, "warning": 1, "note": 0, "files": 41, "diagnostics": 2,
- *               "sqlFallback": 0, "suppressed": 0, "baselined": 1, "baselineFixed": 0, "outsideDiff": 4},
+ *               "sqlFallback": 0, "suppressed": 0, "baselined": 1, "baselineFixed": 0, "outsideDiff": 4,
+ *               "checkChanges": 1},
  *   "findings": [{
  *     "ruleId": "io-in-transaction", "level": "error", "message": "plain text",
  *     "file": "src/main/java/A.java", "startLine": 42, "startColumn": 20, "endLine": 42,
@@ -39,7 +40,9 @@ import java.util.List;
  * {@code sourceRoot} is the name of that folder (no absolute path is written). Columns are 1-based UTF-16 code units and
  * {@code endColumn} is one past the last character. A diagnostic's {@code file}, {@code line} and
  * {@code column} are {@code null} when not known. Keys always appear, in the order above; the
- * output is deterministic and ends with a newline.
+ * output is deterministic and ends with a newline. {@code baselined} and {@code baselineFixed} are
+ * there with a baseline; {@code outsideDiff} and {@code checkChanges} (the diagnostics that note a
+ * suppression, baseline entry or config setting the change adds) with {@code --diff}.
  */
 public final class JsonReportWriter implements ReportWriter {
 
@@ -84,6 +87,7 @@ public final class JsonReportWriter implements ReportWriter {
         }
         if (triage.outsideDiff() >= 0) {
             summary.put("outsideDiff", triage.outsideDiff());
+            summary.put("checkChanges", report.diagnostics().stream().filter(Diagnostic::checkChange).count());
         }
 
         java.util.Map<Finding, dev.racelint.analyzer.suppress.Suppression> suppressions = new java.util.IdentityHashMap<>();
