@@ -153,7 +153,7 @@ class DiffCheckChangesTest {
         Files.writeString(dir.resolve("racelint.yml"), "rules:\n  cache-stampede: off\n");
         commit();
         Files.writeString(dir.resolve("racelint.yml"), "rules:\n  cache-stampede: off\n  io-in-transaction: off\n"
-                + "  lost-update: note\nexclude:\n  - \"**/payments/**\"\n");
+                + "  lost-update: note\nexclude:\n  - \"**/payments/**\"\napis:\n  \"demo.Ledger#claim\": idempotency-store\n");
         Path source = dir.resolve(FILE);
         Files.writeString(source, Files.readString(source).replace("    }\n}\n", "    }\n" + RETRY));
 
@@ -167,8 +167,11 @@ class DiffCheckChangesTest {
                         + "are reported at a lower level, which may no longer fail the build.\n")
                 .contains("racelint.yml:6: note [config-changed] exclude: \"**/payments/**\" added by this change: files "
                         + "it matches are no longer scanned.\n")
+                .contains("racelint.yml:8: note [config-changed] apis: \"demo.Ledger#claim\" is idempotency-store, added by "
+                        + "this change: racelint now takes every call to it for idempotency-store, so code that calls it "
+                        + "counts as guarded and findings there can go away.\n")
                 .doesNotContain("cache-stampede")
-                .endsWith("3 check changes in the diff (suppressions, baseline entries, config).\n");
+                .endsWith("4 check changes in the diff (suppressions, baseline entries, config).\n");
     }
 
     @Test
