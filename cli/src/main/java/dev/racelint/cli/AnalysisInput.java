@@ -139,6 +139,51 @@ final class AnalysisInput {
         }
     }
 
+    /**
+     * racelint.yml as it is at the diff's base revision, read from git (the work tree's copy, which
+     * the change may have edited or deleted, is not looked at): the {@code --config} file's path, else
+     * the first of {@link ProjectConfig#FILE_NAMES} the base has in the first PATH's folder. Null when
+     * the base has none.
+     *
+     * @throws ProjectConfig.ConfigException for a config that does not read, at file:line "at REF"
+     * @throws java.io.IOException when git cannot show the file (outside the work tree, a link...)
+     */
+    ProjectConfig configAt(RuleRegistry registry, dev.racelint.analyzer.diff.ChangedLines base) throws java.io.IOException {
+        if (noConfig) {
+            return null;
+        }
+        List<Path> candidates = new ArrayList<>();
+        if (configFile != null) {
+            candidates.add(configFile.toAbsolutePath().normalize());
+        } else {
+            Path dir = checkedPaths().get(0).toAbsolutePath().normalize();
+            Path folder = Files.isDirectory(dir) ? dir : dir.getParent();
+            ProjectConfig.FILE_NAMES.forEach(name -> candidates.add(folder.resolve(name)));
+        }
+        for (Path candidate : candidates) {
+            java.util.Optional<byte[]> text = base.atBase(candidate,
+                    dev.racelint.analyzer.review.CheckChanges.MAX_CONFIG_BYTES);
+            if (text.isEmpty()) {
+                continue;
+            }
+            try {
+                ProjectConfig config = ProjectConfig.read(candidate,
+                        new String(text.get(), java.nio.charset.StandardCharsets.UTF_8));
+                Set<String> known = new LinkedHashSet<>();
+                registry.descriptors().forEach(d -> known.add(d.id()));
+                config.checkRuleIds(known);
+                return config;
+            } catch (ProjectConfig.ConfigException e) {
+                // name the file as it is in the repository, at the revision it was read from
+                String prefix = e.file() + (e.line() > 0 ? ":" + e.line() : "") + ": ";
+                String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+                throw new ProjectConfig.ConfigException(Path.of(base.relative(candidate).orElse(candidate.getFileName()
+                        .toString()) + " at " + base.ref()), e.line(), reason);
+            }
+        }
+        return null;
+    }
+
     /** The API catalogue with the project's declared wrappers added. */
     static ApiCatalogue catalogue(ProjectConfig config) {
         ApiCatalogue catalogue = ApiCatalogue.builtIn();

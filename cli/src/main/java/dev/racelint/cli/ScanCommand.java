@@ -7,8 +7,10 @@ import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.diff.ChangedLines;
+import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.parse.DiagnosticOrder;
 import dev.racelint.analyzer.report.AtomicReplace;
 import dev.racelint.analyzer.report.FileSourceLines;
 import dev.racelint.analyzer.report.JsonReportWriter;
@@ -18,6 +20,7 @@ import dev.racelint.analyzer.report.ReportWriter;
 import dev.racelint.analyzer.report.SarifReportWriter;
 import dev.racelint.analyzer.report.ScanReport;
 import dev.racelint.analyzer.report.TextReportWriter;
+import dev.racelint.analyzer.review.CheckChanges;
 import dev.racelint.analyzer.review.Review;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import java.io.IOException;
@@ -29,6 +32,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -143,8 +147,16 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = "--diff", paramLabel = "REF", showDefaultValue = Visibility.NEVER,
             description = "Report only findings whose location or path touches a line changed since the "
                     + "git revision REF (committed, staged or not, and untracked files), e.g. origin/main: "
-                    + "what a pull request introduces.")
+                    + "what a pull request introduces. Also notes, with file:line, each suppression, "
+                    + "--baseline entry and racelint.yml setting the change adds or alters (they make "
+                    + "findings go away without fixing them); notes never fail the scan.")
     String diffRef;
+
+    @Option(names = "--config-from-base",
+            description = "With --diff REF: read racelint.yml as it is at REF (from git), not from the work "
+                    + "tree. For CI on pull requests: a change cannot then loosen its own check by switching "
+                    + "rules off or adding excludes; its racelint.yml edits are still noted.")
+    boolean configFromBase;
 
     @Option(names = "--include-suppressed",
             description = "Also write findings suppressed in the source (@SuppressWarnings(\"racelint:ID\"), "
@@ -165,11 +177,11 @@ final class ScanCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RuleRegistry registry = parent.registry();
 
-        ProjectConfig config = input.config(registry);
+        ChangedLines changes = checkedDiff(input.checkedPaths());
+        ProjectConfig config = configFromBase ? checkedBaseConfig(registry, changes) : input.config(registry);
         AnalysisOptions options = input.options(registry, config);
         Path target = checkedOutput();
         Baseline loadedBaseline = checkedBaseline();
-        ChangedLines changes = checkedDiff(options);
 
         long start = System.nanoTime();
         AnalysisResult result;
@@ -188,12 +200,19 @@ final class ScanCommand implements Callable<Integer> {
         }
         if (config != null) {
             result = config.applyLevels(result);
-            note(err, "racelint: " + config.describe(result.sourceRoot()));
+            note(err, "racelint: " + config.describe(result.sourceRoot())
+                    + (configFromBase ? " as it is at " + changes.ref() : ""));
         }
 
         Review review = Review.of(result, loadedBaseline, changes, includeSuppressed);
+        List<Diagnostic> diagnostics = result.diagnostics();
+        if (changes != null) {
+            diagnostics = new ArrayList<>(diagnostics);
+            diagnostics.addAll(checkChanges(registry, changes, options, result, config));
+            diagnostics.sort(DiagnosticOrder.INSTANCE);
+        }
         ScanReport report = new ScanReport(VersionProvider.version(), result.rules(), review.findings(),
-                result.diagnostics(), result.sourceRoot(), blankToNull(sarifCategory),
+                diagnostics, result.sourceRoot(), blankToNull(sarifCategory),
                 result.filesAnalysed(), new FileSourceLines(), review.triage());
         long beforeWrite = System.nanoTime();
         ReportWriter writer = switch (format) {
@@ -293,11 +312,67 @@ final class ScanCommand implements Callable<Integer> {
         }
     }
 
-    private ChangedLines checkedDiff(AnalysisOptions options) {
+    /**
+     * What the change does to the check itself: the suppressions, baseline entries and racelint.yml
+     * settings it adds or alters, as notes.
+     */
+    private List<Diagnostic> checkChanges(RuleRegistry registry, ChangedLines changes, AnalysisOptions options,
+            AnalysisResult result, ProjectConfig config) {
+        List<Diagnostic> notes = new ArrayList<>(CheckChanges.suppressions(changes, options, result.suppressed()));
+        if (baseline != null) {
+            try {
+                notes.addAll(CheckChanges.baseline(changes, baseline, result.findings()));
+            } catch (IOException e) {
+                notes.add(new Diagnostic(baseline.toAbsolutePath().normalize(), 0, 0, Level.NOTE,
+                        Diagnostic.BASELINE_ENTRY_ADDED, "cannot compare the baseline with " + changes.ref() + ": "
+                        + e.getMessage()));
+            }
+        }
+        if (!input.noConfig) {
+            Map<String, Level> defaults = new java.util.HashMap<>();
+            registry.descriptors().forEach(d -> defaults.put(d.id(), d.level()));
+            ProjectConfig base = config;
+            ProjectConfig head = config;
+            Path where = input.configFile != null ? input.configFile.toAbsolutePath().normalize()
+                    : ProjectConfig.find(input.checkedPaths().get(0)).orElse(null);
+            try {
+                if (configFromBase) {
+                    head = input.config(registry);
+                } else if (where == null || changes.relative(where).isPresent()) {
+                    base = input.configAt(registry, changes);
+                } else {
+                    base = head; // a config outside the work tree is no part of the change
+                }
+                notes.addAll(CheckChanges.config(changes, base, head, defaults, configFromBase));
+            } catch (ParameterException | IOException e) {
+                String which = configFromBase ? "racelint.yml in the work tree" : "racelint.yml at " + changes.ref();
+                notes.add(new Diagnostic(where, 0, 0, Level.NOTE, Diagnostic.CONFIG_CHANGED,
+                        "cannot compare with " + which + ": " + e.getMessage()));
+            }
+        }
+        return notes;
+    }
+
+    /** --config-from-base: racelint.yml from the --diff revision; each problem is a usage error. */
+    private ProjectConfig checkedBaseConfig(RuleRegistry registry, ChangedLines changes) {
+        if (changes == null) {
+            throw usage("--config-from-base needs --diff REF: the revision to read racelint.yml from");
+        }
+        if (input.noConfig) {
+            throw usage("--config-from-base and --no-config contradict each other: choose one");
+        }
+        try {
+            return input.configAt(registry, changes);
+        } catch (IOException e) {
+            throw usage("--config-from-base: " + e.getMessage());
+        }
+    }
+
+    private ChangedLines checkedDiff(List<Path> paths) {
         if (diffRef == null) {
             return null;
         }
-        Path first = options.paths().get(0).toAbsolutePath();
+        Path first = paths.get(0).toAbsolutePath();
         Path folder = Files.isDirectory(first) ? first : first.getParent();
         try {
             return ChangedLines.since(diffRef.strip(), folder);

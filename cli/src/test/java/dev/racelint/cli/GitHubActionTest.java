@@ -33,7 +33,7 @@ class GitHubActionTest {
     void theActionDeclaresItsInputsAndUploadsBeforeFailing() throws IOException {
         JsonNode action = yaml();
         assertThat(action.path("inputs").fieldNames()).toIterable()
-                .contains("path", "fail-on", "category", "baseline", "diff-base");
+                .contains("path", "fail-on", "category", "baseline", "diff-base", "config-from-base");
         assertThat(action.path("runs").path("using").asText()).isEqualTo("composite");
         List<String> uses = new ArrayList<>();
         for (JsonNode step : action.path("runs").path("steps")) {
@@ -70,6 +70,47 @@ class GitHubActionTest {
         assertThat(run.log()).contains("--baseline file does not exist");
     }
 
+    @Test
+    void onPullRequestsTheTargetBranchsRacelintYmlApplies() throws Exception {
+        Path repo = dir.resolve("repo");
+        Sources.write(dir, "repo/src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION
+                .replace("rest.postForObject", "jdbc.hashCode();\n        rest.postForObject"));
+        Files.writeString(repo.resolve("racelint.yml"), "rules:\n  cache-stampede: off\n");
+        git(repo, "init", "-q");
+        git(repo, "add", ".");
+        git(repo, "commit", "-q", "-m", "base");
+        // the pull request adds a race and switches off the rule that finds it
+        Sources.write(dir, "repo/src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Files.writeString(repo.resolve("racelint.yml"), "rules:\n  cache-stampede: off\n  io-in-transaction: off\n");
+
+        Step pullRequest = runScanStep(Map.of("RACELINT_FAIL_ON", "error", "RACELINT_DIFF_BASE", "HEAD",
+                "GITHUB_EVENT_NAME", "pull_request"));
+        assertThat(pullRequest.exitCode()).as(pullRequest.log()).isZero();
+        assertThat(pullRequest.outputs()).as(pullRequest.log()).contains("exit-code=1");
+        JsonNode results = new ObjectMapper().readTree(Files.readString(dir.resolve("tmp/racelint.sarif")))
+                .path("runs").get(0).path("results");
+        List<String> rules = new ArrayList<>();
+        results.forEach(r -> rules.add(r.path("ruleId").asText()));
+        assertThat(rules).contains("io-in-transaction", "config-changed");
+
+        Step optedOut = runScanStep(Map.of("RACELINT_FAIL_ON", "error", "RACELINT_DIFF_BASE", "HEAD",
+                "GITHUB_EVENT_NAME", "pull_request", "RACELINT_CONFIG_FROM_BASE", "false"));
+        assertThat(optedOut.outputs()).as(optedOut.log()).contains("exit-code=0");
+        Step push = runScanStep(Map.of("RACELINT_FAIL_ON", "error", "RACELINT_DIFF_BASE", "HEAD"));
+        assertThat(push.outputs()).as("on a push the checkout's racelint.yml is the branch's own: " + push.log())
+                .contains("exit-code=0");
+    }
+
+    private static void git(Path repo, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=racelint-test",
+                "-c", "user.email=test@racelint.dev", "-c", "commit.gpgsign=false", "-C", repo.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("git " + String.join(" ", args) + ": " + output).isZero();
+    }
+
     private record Step(int exitCode, String outputs, String log) {}
 
     private Step runScanStep(Map<String, String> inputs) throws Exception {
@@ -99,6 +140,8 @@ class GitHubActionTest {
         env.put("RACELINT_CATEGORY", "racelint");
         env.put("RACELINT_BASELINE", "");
         env.put("RACELINT_DIFF_BASE", "");
+        env.put("RACELINT_CONFIG_FROM_BASE", "auto");
+        env.put("GITHUB_EVENT_NAME", "push");
         env.putAll(inputs);
         Process p = pb.start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,6 +1,8 @@
 package dev.racelint.analyzer.baseline;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -67,10 +69,7 @@ public final class Baseline {
 
     /** Splits findings into new and baselined; each entry accepts as many findings as it was written for. */
     public Outcome apply(List<Finding> findings) {
-        Map<String, Integer> remaining = new HashMap<>();
-        for (Entry e : entries) {
-            remaining.merge(key(e.ruleId(), e.fingerprint()), 1, Integer::sum);
-        }
+        Map<String, Integer> remaining = counts(entries);
         List<Finding> fresh = new ArrayList<>();
         List<Finding> baselined = new ArrayList<>();
         for (Finding f : findings) {
@@ -94,10 +93,6 @@ public final class Baseline {
             }
         }
         return new Outcome(fresh, baselined, fixed);
-    }
-
-    private static String key(String rule, String fingerprint) {
-        return rule + '\n' + fingerprint;
     }
 
     // ---- file format ---------------------------------------------------------------------------
@@ -136,34 +131,83 @@ public final class Baseline {
 
     /** Reads a baseline file; a file that is not one fails with a message naming the problem. */
     public static Baseline read(Path file) throws IOException {
-        JsonNode doc;
-        try {
-            doc = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (JsonProcessingException e) {
-            throw new InvalidBaselineException(file + ":" + e.getLocation().getLineNr() + ": not valid JSON: "
-                    + e.getOriginalMessage());
-        }
-        if (doc == null || !doc.isObject() || !doc.path("racelintBaseline").isInt()) {
-            throw new InvalidBaselineException(file + ": not a racelint baseline (no \"racelintBaseline\" version)");
-        }
-        int version = doc.get("racelintBaseline").asInt();
-        if (version != FORMAT_VERSION) {
-            throw new InvalidBaselineException(file + ": baseline format " + version + " is not supported (this racelint reads "
-                    + FORMAT_VERSION + ")");
-        }
-        List<Entry> entries = new ArrayList<>();
-        int i = 0;
-        for (JsonNode n : doc.path("findings")) {
-            i++;
-            String rule = n.path("rule").asText("");
-            String fingerprint = n.path("fingerprint").asText("");
-            if (rule.isEmpty() || fingerprint.isEmpty()) {
-                throw new InvalidBaselineException(file + ": entry " + i + " has no rule or fingerprint");
+        return new Baseline(located(Files.readString(file, StandardCharsets.UTF_8), file.toString()).stream()
+                .map(Located::entry).toList());
+    }
+
+    /** An entry and the line of the file it starts on. */
+    public record Located(Entry entry, int line) {}
+
+    /**
+     * The entries of a baseline's text in file order, each with its line (diff mode points a reviewer
+     * at the entries a change adds).
+     *
+     * @param shownAs the file's name for messages
+     */
+    public static List<Located> located(String text, String shownAs) throws InvalidBaselineException {
+        List<Located> entries = new ArrayList<>();
+        JsonNode version = null;
+        try (JsonParser p = JSON.createParser(text)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw notBaseline(shownAs);
             }
-            entries.add(new Entry(rule, n.path("file").asText(""), n.path("method").asText(""), fingerprint,
-                    n.path("message").asText("")));
+            int i = 0;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (name.equals("racelintBaseline")) {
+                    version = p.readValueAsTree();
+                } else if (name.equals("findings") && value == JsonToken.START_ARRAY) {
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        i++;
+                        int line = p.currentTokenLocation().getLineNr();
+                        JsonNode n = p.readValueAsTree();
+                        String rule = n.path("rule").asText("");
+                        String fingerprint = n.path("fingerprint").asText("");
+                        if (rule.isEmpty() || fingerprint.isEmpty()) {
+                            throw new InvalidBaselineException(shownAs + ": entry " + i + " has no rule or fingerprint");
+                        }
+                        entries.add(new Located(new Entry(rule, n.path("file").asText(""), n.path("method").asText(""),
+                                fingerprint, n.path("message").asText("")), line));
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (JsonProcessingException e) {
+            throw new InvalidBaselineException(shownAs + ":" + (e.getLocation() == null ? 0 : e.getLocation().getLineNr())
+                    + ": not valid JSON: " + e.getOriginalMessage());
+        } catch (InvalidBaselineException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new InvalidBaselineException(shownAs + ": " + e.getMessage());
         }
-        return new Baseline(entries);
+        if (version == null || !version.isInt()) {
+            throw notBaseline(shownAs);
+        }
+        if (version.asInt() != FORMAT_VERSION) {
+            throw new InvalidBaselineException(shownAs + ": baseline format " + version.asInt() + " is not supported (this "
+                    + "racelint reads " + FORMAT_VERSION + ")");
+        }
+        return entries;
+    }
+
+    private static InvalidBaselineException notBaseline(String shownAs) {
+        return new InvalidBaselineException(shownAs + ": not a racelint baseline (no \"racelintBaseline\" version)");
+    }
+
+    /** The number of entries per rule and fingerprint: how many findings each accepts. */
+    public static Map<String, Integer> counts(List<Entry> entries) {
+        Map<String, Integer> out = new HashMap<>();
+        for (Entry e : entries) {
+            out.merge(key(e.ruleId(), e.fingerprint()), 1, Integer::sum);
+        }
+        return out;
+    }
+
+    /** The key {@link #counts} uses for an entry or a finding. */
+    public static String key(String rule, String fingerprint) {
+        return rule + '\n' + fingerprint;
     }
 
     /** The file given as a baseline is not one. */

@@ -113,14 +113,16 @@ public final class ProjectConfig {
     private final Map<String, String> ruleSettings;
     private final Map<String, Integer> ruleLines;
     private final List<String> excludes;
+    private final List<Integer> excludeLines;
     private final List<Api> apis;
 
     private ProjectConfig(Path file, Map<String, String> ruleSettings, Map<String, Integer> ruleLines,
-            List<String> excludes, List<Api> apis) {
+            List<String> excludes, List<Integer> excludeLines, List<Api> apis) {
         this.file = file;
         this.ruleSettings = Collections.unmodifiableMap(ruleSettings);
         this.ruleLines = ruleLines;
         this.excludes = List.copyOf(excludes);
+        this.excludeLines = List.copyOf(excludeLines);
         this.apis = List.copyOf(apis);
     }
 
@@ -149,6 +151,16 @@ public final class ProjectConfig {
 
     public List<Api> apis() {
         return apis;
+    }
+
+    /** The line each of {@link #excludes()} is written on (0 when not known). */
+    public List<Integer> excludeLines() {
+        return excludeLines;
+    }
+
+    /** The line a rule's setting is written on, or 0 when the file does not set the rule. */
+    public int ruleLine(String ruleId) {
+        return ruleLines.getOrDefault(ruleId, 0);
     }
 
     /** Rule id to "off", "on", or a level name, as written. */
@@ -257,15 +269,30 @@ public final class ProjectConfig {
     // ---- reading -------------------------------------------------------------------------------
 
     public static ProjectConfig read(Path file) throws IOException {
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-                JsonParser p = new YAMLFactory().createParser(reader)) {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(file, reader);
+        }
+    }
+
+    /**
+     * Reads a config's text obtained elsewhere (diff mode: the file at the base revision, from git).
+     *
+     * @param file where the file is in the work tree, for messages and {@link #file()}
+     */
+    public static ProjectConfig read(Path file, String text) throws IOException {
+        return read(file, new java.io.StringReader(text));
+    }
+
+    private static ProjectConfig read(Path file, Reader reader) throws IOException {
+        try (JsonParser p = new YAMLFactory().createParser(reader)) {
             Map<String, String> rules = new LinkedHashMap<>();
             Map<String, Integer> ruleLines = new LinkedHashMap<>();
             List<String> excludes = new ArrayList<>();
+            List<Integer> excludeLines = new ArrayList<>();
             List<Api> apis = new ArrayList<>();
             JsonToken first = p.nextToken();
             if (first == null) {
-                return new ProjectConfig(file, rules, ruleLines, excludes, apis); // an empty file: all defaults
+                return new ProjectConfig(file, rules, ruleLines, excludes, excludeLines, apis); // an empty file: all defaults
             }
             if (first != JsonToken.START_OBJECT) {
                 throw error(p, file, "expected a mapping of settings (rules, exclude, apis) at the top level");
@@ -276,7 +303,7 @@ public final class ProjectConfig {
                 JsonToken value = p.nextToken();
                 switch (key) {
                     case "rules" -> readRules(p, file, value, rules, ruleLines);
-                    case "exclude", "excludes" -> readStrings(p, file, value, key, excludes);
+                    case "exclude", "excludes" -> readStrings(p, file, value, key, excludes, excludeLines);
                     case "apis" -> readApis(p, file, value, apis);
                     case "version" -> {
                         if (value != JsonToken.VALUE_NUMBER_INT || p.getIntValue() != 1) {
@@ -287,7 +314,7 @@ public final class ProjectConfig {
                             + "' (expected: version, rules, exclude, apis)");
                 }
             }
-            return new ProjectConfig(file, rules, ruleLines, excludes, apis);
+            return new ProjectConfig(file, rules, ruleLines, excludes, excludeLines, apis);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             throw new ConfigException(file, at == null ? 0 : at.getLineNr(), "not valid YAML: " + e.getOriginalMessage());
@@ -320,13 +347,14 @@ public final class ProjectConfig {
         }
     }
 
-    private static void readStrings(JsonParser p, Path file, JsonToken value, String key, List<String> out)
-            throws IOException {
+    private static void readStrings(JsonParser p, Path file, JsonToken value, String key, List<String> out,
+            List<Integer> lines) throws IOException {
         if (value == JsonToken.VALUE_NULL) {
             return;
         }
         if (value == JsonToken.VALUE_STRING) {
             out.add(p.getText());
+            lines.add(line(p));
             return;
         }
         if (value != JsonToken.START_ARRAY) {
@@ -338,6 +366,7 @@ public final class ProjectConfig {
                 throw error(p, file, "'" + key + "' entries must be strings (glob patterns)");
             }
             out.add(p.getText());
+            lines.add(line(p));
         }
     }
 

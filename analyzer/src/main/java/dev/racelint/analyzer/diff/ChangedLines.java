@@ -3,7 +3,6 @@ package dev.racelint.analyzer.diff;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +11,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,14 +26,24 @@ import java.util.regex.Pattern;
  */
 public final class ChangedLines {
 
-    private static final Pattern HUNK = Pattern.compile("^@@ -\\d+(?:,\\d+)? \\+(\\d+)(?:,(\\d+))? @@");
-    private static final long TIMEOUT_SECONDS = 120;
+    private static final Pattern HUNK = Pattern.compile("^@@ -\\d+(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@");
+    private static final Pattern OBJECT_ID = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
+    private static final long MAX_DIFF_BYTES = 1L << 30;
+    private static final long MAX_LIST_BYTES = 64L << 20;
 
+    private final Path top;
+    private final String ref;
+    private final String commit;
     private final Map<Path, BitSet> lines;
+    private final Map<Path, BitSet> added;
     private final Set<Path> wholeFiles;
 
-    private ChangedLines(Map<Path, BitSet> lines, Set<Path> wholeFiles) {
-        this.lines = lines;
+    private ChangedLines(Path top, String ref, String commit, Parsed diff, Set<Path> wholeFiles) {
+        this.top = top;
+        this.ref = ref;
+        this.commit = commit;
+        this.lines = diff.touched();
+        this.added = diff.added();
         this.wholeFiles = wholeFiles;
     }
 
@@ -47,55 +56,248 @@ public final class ChangedLines {
 
     /** The changes since {@code ref} in the git work tree holding {@code folder}. */
     public static ChangedLines since(String ref, Path folder) throws IOException {
-        if (ref.isBlank() || ref.startsWith("-")) {
-            throw new DiffException("not a git revision: '" + ref + "'");
+        checkRef(ref);
+        Path top = Path.of(text(Git.run(folder, MAX_LIST_BYTES, "rev-parse", "--show-toplevel")).strip())
+                .toAbsolutePath().normalize();
+        String commit;
+        try {
+            commit = text(Git.run(top, MAX_LIST_BYTES, "rev-parse", "--verify", "--quiet", ref + "^{commit}")).strip();
+        } catch (DiffException e) {
+            throw new DiffException("unknown git revision '" + ref + "'");
         }
-        Path top = Path.of(git(folder, "rev-parse", "--show-toplevel").strip()).toAbsolutePath().normalize();
-        git(top, "rev-parse", "--verify", "--quiet", ref + "^{commit}");
-        Map<Path, BitSet> lines = parse(git(top, "diff", "--no-ext-diff", "--no-textconv", "--no-color", "--unified=0",
-                "--no-renames", ref, "--"), top);
+        if (!OBJECT_ID.matcher(commit).matches()) {
+            throw new DiffException("unknown git revision '" + ref + "'");
+        }
+        // the commit, not the name: the diff and every file read at the base see the same revision
+        Parsed diff = parse(text(Git.run(top, MAX_DIFF_BYTES, "diff", "--no-ext-diff", "--no-textconv", "--no-color",
+                "--unified=0", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", commit, "--")), top);
         Set<Path> untracked = new HashSet<>();
-        for (String name : git(top, "ls-files", "--others", "--exclude-standard", "-z").split("\0")) {
-            if (!name.isEmpty()) {
-                untracked.add(top.resolve(name).normalize());
-            }
+        for (String name : text(Git.run(top, MAX_DIFF_BYTES, "ls-files", "--others", "--exclude-standard", "-z")).split("\0")) {
+            inside(top, name).ifPresent(untracked::add);
         }
-        return new ChangedLines(lines, untracked);
+        return new ChangedLines(top, ref, commit, diff, untracked);
     }
 
-    /** Parses unified diff output with zero context: the new side's line ranges per file. */
-    static Map<Path, BitSet> parse(String diff, Path top) {
-        Map<Path, BitSet> out = new HashMap<>();
+    /** A revision as the user gave it; one that git could read as an option is refused before git sees it. */
+    static void checkRef(String ref) throws DiffException {
+        if (ref.isBlank() || ref.startsWith("-") || ref.chars().anyMatch(c -> Character.isISOControl(c) || c == ' ')) {
+            throw new DiffException("not a git revision: '" + ref.replaceAll("\\p{Cntrl}", "?") + "'");
+        }
+    }
+
+    /** The root of the git work tree. */
+    public Path top() {
+        return top;
+    }
+
+    /** The revision as given, e.g. {@code origin/main}. */
+    public String ref() {
+        return ref;
+    }
+
+    /** The commit the revision named when the diff was taken. */
+    public String commit() {
+        return commit;
+    }
+
+    /** A file's path from the work tree's root, {@code /}-separated; empty when it is outside the work tree. */
+    public Optional<String> relative(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        if (!absolute.startsWith(top) && absolute.getParent() != null) {
+            try {
+                // git names the top by its real path (/private/tmp on macOS, where /tmp is a link)
+                absolute = absolute.getParent().toRealPath().resolve(absolute.getFileName());
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
+        if (!absolute.startsWith(top) || absolute.equals(top)) {
+            return Optional.empty();
+        }
+        return Optional.of(top.relativize(absolute).toString().replace('\\', '/'));
+    }
+
+    /**
+     * A file's contents at the base commit, read from git's object store (no checkout, no filters,
+     * no text conversion); empty when the base has no file there.
+     *
+     * @throws DiffException when the file is outside the work tree, is a link or a folder at the
+     *                       base, is larger than {@code maxBytes}, or git fails
+     */
+    public Optional<byte[]> atBase(Path file, long maxBytes) throws IOException {
+        String name = relative(file).orElseThrow(() -> new DiffException(file.getFileName() + " is outside the git work tree"));
+        String listing = text(Git.run(top, MAX_LIST_BYTES, "ls-tree", "-z", "--full-tree", commit, "--", name));
+        if (listing.isEmpty()) {
+            return Optional.empty();
+        }
+        // "<mode> SP <type> SP <object> TAB <name> NUL"
+        int tab = listing.indexOf('\t');
+        String[] fields = (tab < 0 ? listing : listing.substring(0, tab)).split(" ");
+        if (fields.length != 3 || !fields[1].equals("blob") || !OBJECT_ID.matcher(fields[2]).matches()) {
+            throw new DiffException(name + " is not a file at " + ref);
+        }
+        if (!fields[0].equals("100644") && !fields[0].equals("100755")) {
+            throw new DiffException(name + " is a symbolic link at " + ref + ", not a file");
+        }
+        try {
+            return Optional.of(Git.run(top, maxBytes, "cat-file", "blob", fields[2]));
+        } catch (DiffException e) {
+            throw new DiffException(name + " at " + ref + ": " + e.getMessage());
+        }
+    }
+
+    /** Whether the change adds or rewrites any line from {@code from} to {@code to} of the file (a new file: every line). */
+    public boolean adds(Path file, int from, int to) {
+        Path normal = file.toAbsolutePath().normalize();
+        if (wholeFiles.contains(normal)) {
+            return true;
+        }
+        BitSet lines = added.get(normal);
+        if (lines == null) {
+            return false;
+        }
+        int next = lines.nextSetBit(Math.max(0, from));
+        return next >= 0 && next <= Math.max(from, to);
+    }
+
+    /** The files the change adds lines to, untracked ones included. */
+    public Set<Path> filesWithAddedLines() {
+        Set<Path> out = new java.util.TreeSet<>(wholeFiles);
+        added.forEach((file, lines) -> {
+            if (!lines.isEmpty()) {
+                out.add(file);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * A parsed diff: per file, the new side's lines that count as changed for findings (added lines,
+     * and the lines around a deletion), and the lines the change actually adds.
+     */
+    record Parsed(Map<Path, BitSet> touched, Map<Path, BitSet> added) {}
+
+    /**
+     * Parses unified diff output with zero context. A hunk's lines are consumed by the counts in its
+     * header, so an added line that reads like a file header ({@code +++ b/Other.java}) stays a line.
+     * Names that would leave the work tree are dropped.
+     */
+    static Parsed parse(String diff, Path top) {
+        Map<Path, BitSet> touched = new HashMap<>();
+        Map<Path, BitSet> added = new HashMap<>();
         BitSet current = null;
+        BitSet currentAdded = null;
+        long oldLeft = 0;
+        long newLeft = 0;
         for (String line : diff.split("\n", -1)) {
+            if (oldLeft > 0 || newLeft > 0) {
+                if (line.startsWith("-")) {
+                    oldLeft--;
+                } else if (line.startsWith("+")) {
+                    newLeft--;
+                } else if (line.startsWith(" ")) {
+                    oldLeft--;
+                    newLeft--;
+                }
+                continue; // "\ No newline at end of file" counts for neither side
+            }
             if (line.startsWith("+++ ")) {
-                String name = line.substring(4).strip();
-                if (name.equals("/dev/null")) {
-                    current = null;
-                } else {
-                    if (name.startsWith("b/")) {
-                        name = name.substring(2);
+                current = null;
+                currentAdded = null;
+                String name = line.substring(4);
+                if (name.endsWith("\t")) {
+                    name = name.substring(0, name.length() - 1); // git ends a name holding a space with a tab
+                }
+                if (name.startsWith("\"")) {
+                    name = unquote(name);
+                }
+                if (name != null && name.startsWith("b/")) {
+                    Optional<Path> file = inside(top, name.substring(2));
+                    if (file.isPresent()) {
+                        current = touched.computeIfAbsent(file.get(), k -> new BitSet());
+                        currentAdded = added.computeIfAbsent(file.get(), k -> new BitSet());
                     }
-                    if (name.startsWith("\"") && name.endsWith("\"") && name.length() > 1) {
-                        name = name.substring(1, name.length() - 1); // quoted names with unusual characters
-                    }
-                    current = out.computeIfAbsent(top.resolve(name).normalize(), k -> new BitSet());
                 }
                 continue;
             }
             Matcher hunk = HUNK.matcher(line);
-            if (hunk.find() && current != null) {
-                int start = Integer.parseInt(hunk.group(1));
-                int count = hunk.group(2) == null ? 1 : Integer.parseInt(hunk.group(2));
+            if (hunk.find()) {
+                oldLeft = hunk.group(1) == null ? 1 : Long.parseLong(hunk.group(1));
+                int start = Integer.parseInt(hunk.group(2));
+                int count = hunk.group(3) == null ? 1 : Integer.parseInt(hunk.group(3));
+                newLeft = count;
+                if (current == null) {
+                    continue;
+                }
                 if (count == 0) {
                     // a pure deletion: the lines around the gap changed meaning
                     current.set(Math.max(1, start), start + 2);
                 } else {
                     current.set(start, start + count);
+                    currentAdded.set(start, start + count);
                 }
             }
         }
-        return out;
+        return new Parsed(touched, added);
+    }
+
+    /** A name git wrote as a C string ({@code "b/caf\303\251.java"}), or null when it is not one. */
+    static String unquote(String quoted) {
+        if (quoted.length() < 2 || !quoted.startsWith("\"") || !quoted.endsWith("\"")) {
+            return null;
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (int i = 1; i < quoted.length() - 1; i++) {
+            char c = quoted.charAt(i);
+            if (c != '\\') {
+                bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+                continue;
+            }
+            if (++i >= quoted.length() - 1) {
+                return null;
+            }
+            char e = quoted.charAt(i);
+            if (e >= '0' && e <= '7' && i + 2 < quoted.length() - 1) {
+                bytes.write(Integer.parseInt(quoted.substring(i, i + 3), 8) & 0xFF);
+                i += 2;
+                continue;
+            }
+            switch (e) {
+                case 'a' -> bytes.write(7);
+                case 'b' -> bytes.write('\b');
+                case 't' -> bytes.write('\t');
+                case 'n' -> bytes.write('\n');
+                case 'v' -> bytes.write(11);
+                case 'f' -> bytes.write('\f');
+                case 'r' -> bytes.write('\r');
+                case '"', '\\' -> bytes.write(e);
+                default -> {
+                    return null;
+                }
+            }
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A name from git, as a path in the work tree; empty when it is absolute or climbs out. */
+    private static Optional<Path> inside(Path top, String name) {
+        if (name.isEmpty() || name.indexOf('\0') >= 0) {
+            return Optional.empty();
+        }
+        try {
+            Path relative = Path.of(name);
+            Path resolved = top.resolve(relative).normalize();
+            if (relative.isAbsolute() || !resolved.startsWith(top) || resolved.equals(top)) {
+                return Optional.empty();
+            }
+            return Optional.of(resolved);
+        } catch (java.nio.file.InvalidPathException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** Whether the finding's primary location or any path step is on a changed line. */
@@ -144,53 +346,5 @@ public final class ChangedLines {
             }
         }
         return out;
-    }
-
-    private static String git(Path dir, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of("git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
-                "-c", "diff.external=", "-C", dir.toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(false);
-        builder.environment().put("GIT_TERMINAL_PROMPT", "0");
-        builder.environment().remove("GIT_EXTERNAL_DIFF");
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new DiffException("cannot run git (is it installed and on the PATH?): " + e.getMessage());
-        }
-        byte[] out;
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        // both streams are drained at once, so a chatty stderr cannot block a large diff on stdout
-        Thread errReader = new Thread(() -> {
-            try (InputStream stderr = process.getErrorStream()) {
-                stderr.transferTo(err);
-            } catch (IOException ignored) {
-                // the exit code still tells failure
-            }
-        }, "racelint-git-stderr");
-        errReader.setDaemon(true);
-        errReader.start();
-        try (InputStream stdout = process.getInputStream()) {
-            out = stdout.readAllBytes();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new DiffException("git " + args[0] + " did not finish in " + TIMEOUT_SECONDS + " s");
-            }
-            errReader.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new DiffException("interrupted while running git");
-        }
-        if (process.exitValue() != 0) {
-            String message = err.toString(StandardCharsets.UTF_8).strip();
-            if (args[0].equals("rev-parse") && args.length > 1 && args[1].equals("--verify")) {
-                message = "unknown git revision '" + args[args.length - 1].replace("^{commit}", "") + "'";
-            }
-            throw new DiffException(message.isEmpty() ? "git " + args[0] + " failed (exit " + process.exitValue() + ")"
-                    : message.lines().findFirst().orElse(message));
-        }
-        return new String(out, StandardCharsets.UTF_8);
     }
 }

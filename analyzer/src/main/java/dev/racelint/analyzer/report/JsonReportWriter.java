@@ -22,7 +22,8 @@ import java.util.List;
  *   "version": "0.1.0",
  *   "sourceRoot": "orders-service",
  *   "summary": {"findings": 3, "error": 2, "warning": 1, "note": 0, "files": 41, "diagnostics": 2,
- *               "sqlFallback": 0, "suppressed": 0, "baselined": 1, "baselineFixed": 0, "outsideDiff": 4},
+ *               "sqlFallback": 0, "suppressed": 0, "baselined": 1, "baselineFixed": 0, "outsideDiff": 4,
+ *               "checkChanges": 1},
  *   "findings": [{
  *     "ruleId": "io-in-transaction", "level": "error", "message": "plain text",
  *     "file": "src/main/java/A.java", "startLine": 42, "startColumn": 20, "endLine": 42,
@@ -39,11 +40,17 @@ import java.util.List;
  * {@code sourceRoot} is the name of that folder (no absolute path is written). Columns are 1-based UTF-16 code units and
  * {@code endColumn} is one past the last character. A diagnostic's {@code file}, {@code line} and
  * {@code column} are {@code null} when not known. Keys always appear, in the order above; the
+<<<<<<< HEAD
  * output is deterministic and ends with a newline. Strings keep the scanned tree's text as it is
  * (a script gets the real file name), written with control, bidi and separator characters as
  * {@code \}{@code uXXXX} escapes; a message, label, fix or diagnostic longer than
  * {@value ReportText#MAX_TEXT_CHARS} characters is cut, ending with {@value ReportText#ELLIPSIS}.
  * A script that prints the values to a terminal must escape them itself.
+=======
+ * output is deterministic and ends with a newline. {@code baselined} and {@code baselineFixed} are
+ * there with a baseline; {@code outsideDiff} and {@code checkChanges} (the diagnostics that note a
+ * suppression, baseline entry or config setting the change adds) with {@code --diff}.
+>>>>>>> h-diff
  */
 public final class JsonReportWriter implements ReportWriter {
 
@@ -88,6 +95,7 @@ public final class JsonReportWriter implements ReportWriter {
         }
         if (triage.outsideDiff() >= 0) {
             summary.put("outsideDiff", triage.outsideDiff());
+            summary.put("checkChanges", report.diagnostics().stream().filter(Diagnostic::checkChange).count());
         }
 
         java.util.Map<Finding, dev.racelint.analyzer.suppress.Suppression> suppressions = new java.util.IdentityHashMap<>();

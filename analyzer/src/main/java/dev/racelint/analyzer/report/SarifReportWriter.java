@@ -53,7 +53,8 @@ import java.util.Optional;
  * Writes a {@link ScanReport} as SARIF 2.1.0 that GitHub code scanning accepts: one run, the rules
  * that ran as {@code tool.driver.rules}, one result per finding with relative URIs under
  * {@value #SRCROOT}, related locations, a code flow, partial fingerprints, and the diagnostics as
- * tool execution notifications.
+ * tool execution notifications. Diff mode's check-change notes ({@link Diagnostic#checkChange()}) are
+ * results instead, of rules named by their codes, added after the race rules when there are any.
  *
  * <p>Every message text (results, related locations, code-flow steps, notifications) is plain
  * text escaped by {@link ReportText#sarif}: text from the scanned tree can form no embedded link
@@ -111,6 +112,15 @@ public final class SarifReportWriter implements ReportWriter {
             ruleIndex.put(rule.id(), ruleIndex.size());
             sarifRules.add(rule(rule));
         }
+        // diff mode's notes on suppressions, baseline entries and config the change adds are results, not
+        // notifications: GitHub shows results to the pull request's reviewer, notifications it does not
+        List<Diagnostic> checkChanges = report.diagnostics().stream().filter(Diagnostic::checkChange).toList();
+        for (String code : Diagnostic.CHECK_CHANGES) {
+            if (checkChanges.stream().anyMatch(d -> d.code().equals(code)) && !ruleIndex.containsKey(code)) {
+                ruleIndex.put(code, ruleIndex.size());
+                sarifRules.add(checkChangeRule(code));
+            }
+        }
 
         ToolComponent driver = new ToolComponent();
         driver.setName(TOOL_NAME);
@@ -156,11 +166,17 @@ public final class SarifReportWriter implements ReportWriter {
             }
         }
 
+        for (Diagnostic change : checkChanges) {
+            results.add(checkChangeResult(root, change, ruleIndex));
+        }
+
         Invocation invocation = new Invocation();
         invocation.setExecutionSuccessful(true);
         List<Notification> notifications = new ArrayList<>();
         for (Diagnostic diagnostic : report.diagnostics()) {
-            notifications.add(notification(root, diagnostic));
+            if (!diagnostic.checkChange()) {
+                notifications.add(notification(root, diagnostic));
+            }
         }
         if (!notifications.isEmpty()) {
             invocation.setToolExecutionNotifications(notifications);
@@ -351,6 +367,72 @@ public final class SarifReportWriter implements ReportWriter {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 not available", e);
         }
+    }
+
+    /** Where the check-change rules are explained. */
+    public static final String CHECK_CHANGES_HELP_URI = INFORMATION_URI + "/blob/main/docs/github.md#what-a-pull-request-can-change";
+
+    /**
+     * The rule of a check-change note: not one of racelint's race rules, a note for the reviewer that
+     * the change itself makes findings go away (see {@link Diagnostic#CHECK_CHANGES}).
+     */
+    private static ReportingDescriptor checkChangeRule(String code) {
+        String title = switch (code) {
+            case Diagnostic.SUPPRESSION_ADDED -> "The change adds a racelint suppression";
+            case Diagnostic.BASELINE_ENTRY_ADDED -> "The change adds a baseline entry";
+            default -> "The change alters racelint.yml";
+        };
+        String description = switch (code) {
+            case Diagnostic.SUPPRESSION_ADDED -> "A @SuppressWarnings(\"racelint...\") or // racelint:ignore on a line the "
+                    + "change adds. The findings it covers are not reported, so the reviewer should see it and its reason.";
+            case Diagnostic.BASELINE_ENTRY_ADDED -> "An entry the change adds to the baseline file given with --baseline. The "
+                    + "finding it matches is not reported, so the reviewer should see it.";
+            default -> "A racelint.yml setting the change adds, alters or removes: a rule switched off or its level "
+                    + "changed, an exclude, a declared API. Each changes what the scan reports.";
+        };
+        ReportingDescriptor d = new ReportingDescriptor();
+        d.setId(code);
+        d.setName(pascalCase(code));
+        d.setShortDescription(text(title));
+        d.setFullDescription(text(description + " Reported by diff mode (--diff); never fails the scan."));
+        MultiformatMessageString help = new MultiformatMessageString();
+        help.setText(description);
+        help.setMarkdown(description);
+        d.setHelp(help);
+        d.setHelpUri(URI.create(CHECK_CHANGES_HELP_URI));
+        ReportingConfiguration config = new ReportingConfiguration();
+        config.setLevel(ReportingConfiguration.Level.NOTE);
+        d.setDefaultConfiguration(config);
+        PropertyBag properties = new PropertyBag();
+        properties.setTags(new LinkedHashSet<>(List.of("racelint-check-change")));
+        d.setProperties(properties);
+        return d;
+    }
+
+    private static Result checkChangeResult(Path root, Diagnostic change, Map<String, Integer> ruleIndex) {
+        Result result = new Result();
+        result.setRuleId(change.code());
+        result.setRuleIndex(ruleIndex.get(change.code()));
+        result.setLevel(Result.Level.NOTE);
+        result.setMessage(message(change.message()));
+        PhysicalLocation physical = new PhysicalLocation();
+        physical.setArtifactLocation(artifactLocation(root, change.file()));
+        if (change.line() > 0) {
+            Region region = new Region();
+            region.setStartLine(change.line());
+            if (change.column() > 0) {
+                region.setStartColumn(change.column());
+            }
+            physical.setRegion(region);
+        }
+        Location location = new Location();
+        location.setPhysicalLocation(physical);
+        result.setLocations(new ArrayList<>(List.of(location)));
+        PartialFingerprints fingerprints = new PartialFingerprints();
+        fingerprints.setAdditionalProperty(FINGERPRINT_KEY, dev.racelint.analyzer.finding.Fingerprints.sha256(change.code()
+                + "\n" + artifactKey(root, change.file()) + "\n" + change.message()).substring(0, 32));
+        result.setPartialFingerprints(fingerprints);
+        return result;
     }
 
     private static Notification notification(Path root, Diagnostic diagnostic) {

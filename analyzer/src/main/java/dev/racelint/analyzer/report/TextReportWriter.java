@@ -247,8 +247,11 @@ public final class TextReportWriter implements ReportWriter {
         Set<Path> failedFiles = new HashSet<>();
         int scanWide = 0;
         int sqlFallbacks = 0;
+        int checkChanges = 0;
         for (Diagnostic diagnostic : report.diagnostics()) {
-            if (diagnostic.fileSkipped()) {
+            if (diagnostic.checkChange()) {
+                checkChanges++;
+            } else if (diagnostic.fileSkipped()) {
                 failedFiles.add(diagnostic.file());
             } else if (diagnostic.code().equals(Diagnostic.SQL_FALLBACK)) {
                 sqlFallbacks++;
@@ -280,6 +283,10 @@ public final class TextReportWriter implements ReportWriter {
         }
         if (triage.outsideDiff() >= 0) {
             line.append("; ").append(triage.outsideDiff()).append(" outside the diff");
+        }
+        if (checkChanges > 0) {
+            line.append("; ").append(count(checkChanges, "check change", "check changes"))
+                    .append(" in the diff (suppressions, baseline entries, config)");
         }
         return line.append('.').toString();
     }

@@ -109,6 +109,17 @@ public final class Suppressions {
         }
     }
 
+    /** Every suppression written in the file, whether or not it covers a finding, in line order. */
+    public static List<Suppression> in(ParsedFile file) {
+        FileSuppressions found = read(file);
+        List<Suppression> all = new ArrayList<>();
+        found.annotations().forEach(s -> all.add(s.suppression()));
+        found.comments().values().forEach(all::addAll);
+        all.sort(java.util.Comparator.comparingInt((Suppression s) -> s.location().region() == null ? 0
+                : s.location().region().startLine()).thenComparing(Suppression::ruleId));
+        return all;
+    }
+
     // ---- reading ---------------------------------------------------------------------------------
 
     private static FileSuppressions read(ParsedFile file) {
