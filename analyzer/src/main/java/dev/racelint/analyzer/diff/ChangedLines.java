@@ -21,8 +21,11 @@ import java.util.regex.Pattern;
  * tree (staged or not), plus untracked files, which are new in full. A finding is part of the
  * change when its primary location or any step of its paths sits on a changed line.
  *
+ * <p>It also tells which lines the change adds (for the suppressions it writes) and reads files as
+ * they are at the base commit (the baseline and racelint.yml the change started from).
+ *
  * <p>git runs with external diff drivers, text conversion and fsmonitor hooks switched off, so a
- * scanned repository's configuration cannot make racelint run its programs.
+ * scanned repository's configuration cannot make racelint run its programs (see {@link Git}).
  */
 public final class ChangedLines {
 
