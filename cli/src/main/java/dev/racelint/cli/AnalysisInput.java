@@ -1,11 +1,13 @@
 package dev.racelint.cli;
 
 import dev.racelint.analyzer.AnalysisOptions;
+import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleRegistry;
+import dev.racelint.analyzer.source.ExcludeGlobs;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -89,6 +91,11 @@ final class AnalysisInput {
 
     /** The checked options, with what the project's configuration adds (null: none). */
     AnalysisOptions options(RuleRegistry registry, ProjectConfig config) {
+        try {
+            new ExcludeGlobs(excludes);
+        } catch (IllegalArgumentException e) {
+            throw usage("--exclude: " + e.getMessage());
+        }
         List<String> allExcludes = new ArrayList<>(excludes);
         Set<String> rules = checkedRuleIds(registry);
         if (config != null) {
@@ -111,23 +118,39 @@ final class AnalysisInput {
                 : ScanCache.defaultDirectory(options.resolvedSourceRoot()));
     }
 
-    /** The project's configuration, read and checked (a problem is a usage error naming file:line), or null. */
+    /**
+     * The project's configuration, read and checked (a problem is a usage error naming file:line), or null.
+     * A file in the scanned tree (found there, or named with --config inside it) is read only when its real
+     * path stays in the tree: the scanned folders and the source root. A --config file outside the tree is
+     * the user's own and read as it is.
+     */
     ProjectConfig config(RuleRegistry registry) {
         if (noConfig) {
             return null;
         }
+        List<Path> scanned = checkedPaths();
+        Path sourceRootFolder = checkedSourceRoot() != null ? checkedSourceRoot().toAbsolutePath().normalize()
+                : SourceRoots.forScannedPath(scanned.get(0));
+        List<Path> tree = new ArrayList<>();
+        tree.add(sourceRootFolder);
+        for (Path path : scanned) {
+            Path absolute = path.toAbsolutePath().normalize();
+            tree.add(Files.isDirectory(absolute) ? absolute : absolute.getParent());
+        }
         Path file = configFile;
         if (file == null) {
-            List<Path> roots = checkedPaths();
-            file = ProjectConfig.find(roots.get(0)).orElse(null);
+            file = ProjectConfig.find(scanned.get(0)).orElse(null);
             if (file == null) {
                 return null;
             }
         } else if (!Files.isRegularFile(file)) {
             throw usage("--config file does not exist: " + file);
         }
+        Path absolute = file.toAbsolutePath().normalize();
+        Path inTree = tree.stream().filter(absolute::startsWith).findFirst().orElse(null);
         try {
-            ProjectConfig config = ProjectConfig.read(file);
+            ProjectConfig config = inTree == null ? ProjectConfig.read(file)
+                    : ProjectConfig.read(file, inTree.relativize(absolute), tree);
             Set<String> known = new LinkedHashSet<>();
             registry.descriptors().forEach(d -> known.add(d.id()));
             config.checkRuleIds(known);
@@ -135,7 +158,7 @@ final class AnalysisInput {
         } catch (ProjectConfig.ConfigException e) {
             throw usage(e.getMessage());
         } catch (java.io.IOException e) {
-            throw usage("cannot read " + file + ": " + e.getMessage());
+            throw usage("cannot read " + file + " (" + e.getClass().getSimpleName() + ")");
         }
     }
 
@@ -166,20 +189,14 @@ final class AnalysisInput {
             if (text.isEmpty()) {
                 continue;
             }
-            try {
-                ProjectConfig config = ProjectConfig.read(candidate,
-                        new String(text.get(), java.nio.charset.StandardCharsets.UTF_8));
-                Set<String> known = new LinkedHashSet<>();
-                registry.descriptors().forEach(d -> known.add(d.id()));
-                config.checkRuleIds(known);
-                return config;
-            } catch (ProjectConfig.ConfigException e) {
-                // name the file as it is in the repository, at the revision it was read from
-                String prefix = e.file() + (e.line() > 0 ? ":" + e.line() : "") + ": ";
-                String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
-                throw new ProjectConfig.ConfigException(Path.of(base.relative(candidate).orElse(candidate.getFileName()
-                        .toString()) + " at " + base.ref()), e.line(), reason);
-            }
+            // named as the file is in the repository, at the revision it was read from
+            Path shown = Path.of(base.relative(candidate).orElse(candidate.getFileName().toString()) + " at " + base.ref());
+            ProjectConfig config = ProjectConfig.read(candidate, shown,
+                    new String(text.get(), java.nio.charset.StandardCharsets.UTF_8));
+            Set<String> known = new LinkedHashSet<>();
+            registry.descriptors().forEach(d -> known.add(d.id()));
+            config.checkRuleIds(known);
+            return config;
         }
         return null;
     }

@@ -3,6 +3,8 @@ package dev.racelint.analyzer.config;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,7 +12,12 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Level;
 import java.io.IOException;
-import java.io.Reader;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,11 +49,25 @@ import java.util.TreeSet;
  *
  * The file is read as a YAML token stream (no object is ever constructed from it), and every
  * problem is reported with its line: an unknown key, a value of the wrong type, an unknown rule
- * id or kind.
+ * id or kind. The file usually comes from the scanned tree, which a pull request controls: it is
+ * refused above {@link #MAX_FILE_BYTES} before it is parsed, and when it leads out of the tree
+ * through a symbolic link; text quoted from it in a message is clipped and its control characters
+ * escaped.
  */
 public final class ProjectConfig {
 
     public static final List<String> FILE_NAMES = List.of("racelint.yml", ".racelint.yml", "racelint.yaml", ".racelint.yaml");
+
+    /** A real configuration takes a few hundred bytes; a larger file is refused before it is parsed. */
+    public static final int MAX_FILE_BYTES = 256 * 1024;
+
+    /** The settings are two levels deep: YAML nested deeper than this is refused by the parser. */
+    private static final int MAX_NESTING = 16;
+
+    /** How much of a key or value from the file a message quotes. */
+    private static final int MAX_QUOTED = 80;
+
+    private static final YAMLFactory YAML = yamlFactory();
 
     /** What a declared API does, as the config spells it, and how it maps onto the catalogue. */
     public enum ApiKind {
@@ -89,6 +110,9 @@ public final class ProjectConfig {
     /** A declared API: {@code type#method} ({@code *} for every method) and what calling it does. */
     public record Api(String type, String method, ApiKind kind, int line) {}
 
+    /** An {@code exclude} glob and the line it is on. */
+    public record Exclude(String glob, int line) {}
+
     /** A problem in the file, with where it is. */
     public static final class ConfigException extends IOException {
         private final Path file;
@@ -110,23 +134,28 @@ public final class ProjectConfig {
     }
 
     private final Path file;
+    /** How messages name the file: relative to the source root when it is in the tree. */
+    private final Path shown;
     private final Map<String, String> ruleSettings;
     private final Map<String, Integer> ruleLines;
-    private final List<String> excludes;
-    private final List<Integer> excludeLines;
+    private final List<Exclude> excludes;
     private final List<Api> apis;
 
-    private ProjectConfig(Path file, Map<String, String> ruleSettings, Map<String, Integer> ruleLines,
-            List<String> excludes, List<Integer> excludeLines, List<Api> apis) {
+    private ProjectConfig(Path file, Path shown, Map<String, String> ruleSettings, Map<String, Integer> ruleLines,
+            List<Exclude> excludes, List<Api> apis) {
         this.file = file;
+        this.shown = shown;
         this.ruleSettings = Collections.unmodifiableMap(ruleSettings);
         this.ruleLines = ruleLines;
         this.excludes = List.copyOf(excludes);
-        this.excludeLines = List.copyOf(excludeLines);
         this.apis = List.copyOf(apis);
     }
 
-    /** The config file at {@code root}, if there is one. */
+    /**
+     * The config file at {@code root}, if there is one. A symbolic link by one of the names counts
+     * even when it leads nowhere, so that {@link #read(Path, Path, List)} refuses it with a message
+     * instead of the scan going on silently without it.
+     */
     public static Optional<Path> find(Path root) {
         Path dir = root.toAbsolutePath().normalize();
         if (!Files.isDirectory(dir)) {
@@ -134,7 +163,7 @@ public final class ProjectConfig {
         }
         for (String name : FILE_NAMES) {
             Path candidate = dir.resolve(name);
-            if (Files.isRegularFile(candidate)) {
+            if (Files.isRegularFile(candidate) || Files.isSymbolicLink(candidate)) {
                 return Optional.of(candidate);
             }
         }
@@ -146,7 +175,17 @@ public final class ProjectConfig {
     }
 
     public List<String> excludes() {
+        return excludes.stream().map(Exclude::glob).toList();
+    }
+
+    /** The exclude globs with their lines. */
+    public List<Exclude> excludeEntries() {
         return excludes;
+    }
+
+    /** Where the file sets an exclude glob ({@code racelint.yml:4}), if it does. */
+    public Optional<String> whereExcluded(String glob) {
+        return excludes.stream().filter(e -> e.glob().equals(glob)).findFirst().map(e -> shown + ":" + e.line());
     }
 
     public List<Api> apis() {
@@ -155,7 +194,7 @@ public final class ProjectConfig {
 
     /** The line each of {@link #excludes()} is written on (0 when not known). */
     public List<Integer> excludeLines() {
-        return excludeLines;
+        return excludes.stream().map(Exclude::line).toList();
     }
 
     /** The line a rule's setting is written on, or 0 when the file does not set the rule. */
@@ -197,9 +236,12 @@ public final class ProjectConfig {
     public void checkRuleIds(Set<String> known) throws ConfigException {
         for (Map.Entry<String, String> e : ruleSettings.entrySet()) {
             if (!known.contains(e.getKey())) {
-                throw new ConfigException(file, ruleLines.getOrDefault(e.getKey(), 0), "unknown rule id '" + e.getKey()
-                        + "' under rules" + dev.racelint.analyzer.rule.RuleIds.didYouMean(e.getKey(), known)
-                        + "; valid ids: " + String.join(", ", new TreeSet<>(known)));
+                // the edit distance costs the id's length times each known one's: not worth it for a long one
+                String nearest = e.getKey().length() > MAX_QUOTED ? ""
+                        : dev.racelint.analyzer.rule.RuleIds.didYouMean(e.getKey(), known);
+                throw new ConfigException(shown, ruleLines.getOrDefault(e.getKey(), 0), "unknown rule id '"
+                        + quote(e.getKey()) + "' under rules" + nearest + "; valid ids: "
+                        + String.join(", ", new TreeSet<>(known)));
             }
         }
     }
@@ -268,57 +310,176 @@ public final class ProjectConfig {
 
     // ---- reading -------------------------------------------------------------------------------
 
+    /** Reads a file the user named (not from the scanned tree), named in messages as given. */
     public static ProjectConfig read(Path file) throws IOException {
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return read(file, reader);
-        }
+        return read(file, file, List.of());
     }
 
     /**
-     * Reads a config's text obtained elsewhere (diff mode: the file at the base revision, from git).
-     *
-     * @param file where the file is in the work tree, for messages and {@link #file()}
+     * Reads {@code file}, naming it {@code shown} in every message. When {@code tree} is not empty,
+     * the file comes from the scanned tree (those folders): it is then read only if its real path,
+     * symbolic links followed, is inside one of them. Nothing of a refused file is read, and the
+     * message is the same whether its link leads out of the tree or nowhere, so it tells nothing
+     * about the machine either.
      */
-    public static ProjectConfig read(Path file, String text) throws IOException {
-        return read(file, new java.io.StringReader(text));
+    public static ProjectConfig read(Path file, Path shown, List<Path> tree) throws IOException {
+        if (!tree.isEmpty()) {
+            checkInside(file, shown, tree);
+        }
+        return parse(file, shown, readText(file, shown));
     }
 
-    private static ProjectConfig read(Path file, Reader reader) throws IOException {
-        try (JsonParser p = new YAMLFactory().createParser(reader)) {
+    /**
+     * Reads a config's text obtained elsewhere (diff mode: the file at the base revision, from git),
+     * under the same size limit as a file.
+     *
+     * @param file where the file is in the work tree, for {@link #file()}
+     * @param shown how messages name it
+     */
+    public static ProjectConfig read(Path file, Path shown, String text) throws IOException {
+        if (text.length() > MAX_FILE_BYTES || text.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_BYTES) {
+            throw tooLarge(shown);
+        }
+        return parse(file, shown, text);
+    }
+
+    private static ProjectConfig parse(Path file, Path shown, String text) throws IOException {
+        try (JsonParser p = YAML.createParser(text)) {
             Map<String, String> rules = new LinkedHashMap<>();
             Map<String, Integer> ruleLines = new LinkedHashMap<>();
-            List<String> excludes = new ArrayList<>();
-            List<Integer> excludeLines = new ArrayList<>();
+            List<Exclude> excludes = new ArrayList<>();
             List<Api> apis = new ArrayList<>();
             JsonToken first = p.nextToken();
             if (first == null) {
-                return new ProjectConfig(file, rules, ruleLines, excludes, excludeLines, apis); // an empty file: all defaults
+                return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis); // an empty file: all defaults
             }
             if (first != JsonToken.START_OBJECT) {
-                throw error(p, file, "expected a mapping of settings (rules, exclude, apis) at the top level");
+                throw error(p, shown, "expected a mapping of settings (rules, exclude, apis) at the top level");
             }
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String key = p.currentName();
                 int keyLine = line(p);
                 JsonToken value = p.nextToken();
                 switch (key) {
-                    case "rules" -> readRules(p, file, value, rules, ruleLines);
-                    case "exclude", "excludes" -> readStrings(p, file, value, key, excludes, excludeLines);
-                    case "apis" -> readApis(p, file, value, apis);
+                    case "rules" -> readRules(p, shown, value, rules, ruleLines);
+                    case "exclude", "excludes" -> readExcludes(p, shown, value, key, excludes);
+                    case "apis" -> readApis(p, shown, value, apis);
                     case "version" -> {
                         if (value != JsonToken.VALUE_NUMBER_INT || p.getIntValue() != 1) {
-                            throw error(p, file, "version must be 1");
+                            throw error(p, shown, "version must be 1");
                         }
                     }
-                    default -> throw new ConfigException(file, keyLine, "unknown key '" + key
+                    default -> throw new ConfigException(shown, keyLine, "unknown key '" + quote(key)
                             + "' (expected: version, rules, exclude, apis)");
                 }
             }
-            return new ProjectConfig(file, rules, ruleLines, excludes, excludeLines, apis);
+            return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis);
+        } catch (StreamConstraintsException e) {
+            JsonLocation at = e.getLocation();
+            throw new ConfigException(shown, at == null ? 0 : at.getLineNr(), "YAML nested more than "
+                    + MAX_NESTING + " levels deep");
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             JsonLocation at = e.getLocation();
-            throw new ConfigException(file, at == null ? 0 : at.getLineNr(), "not valid YAML: " + e.getOriginalMessage());
+            throw new ConfigException(shown, at == null ? 0 : at.getLineNr(), "not valid YAML: "
+                    + quote(String.valueOf(e.getOriginalMessage()), 4 * MAX_QUOTED));
         }
+    }
+
+    private static YAMLFactory yamlFactory() {
+        // belt and braces: the size limit already bounds all of these, and the reader stops at the first wrong token
+        org.yaml.snakeyaml.LoaderOptions loader = new org.yaml.snakeyaml.LoaderOptions();
+        loader.setCodePointLimit(MAX_FILE_BYTES);
+        loader.setNestingDepthLimit(MAX_NESTING);
+        loader.setMaxAliasesForCollections(MAX_NESTING);
+        return YAMLFactory.builder()
+                .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.EMPTY_STRING_AS_NULL) // the builder drops this default
+                .loaderOptions(loader)
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING)
+                        .maxStringLength(MAX_FILE_BYTES)
+                        .maxNameLength(MAX_FILE_BYTES)
+                        .build())
+                .build();
+    }
+
+    /** Refuses a file from the tree whose real path is outside it, without reading a byte of it. */
+    private static void checkInside(Path file, Path shown, List<Path> tree) throws ConfigException {
+        Path real;
+        try {
+            real = file.toRealPath();
+        } catch (IOException e) {
+            real = null; // a link to nothing, or through a folder that cannot be read
+        }
+        boolean inside = false;
+        for (Path root : tree) {
+            try {
+                inside |= real != null && real.startsWith(root.toRealPath());
+            } catch (IOException e) {
+                // a root that cannot be resolved holds nothing
+            }
+        }
+        if (!inside) {
+            throw new ConfigException(shown, 0, "leads out of the scanned tree through a symbolic link (or to nothing), "
+                    + "so it is not read; name a configuration outside the tree with --config FILE, or scan without "
+                    + "one with --no-config");
+        }
+        if (!Files.isRegularFile(real)) {
+            throw new ConfigException(shown, 0, "is not a regular file, so it is not read");
+        }
+    }
+
+    private static ConfigException tooLarge(Path shown) {
+        return new ConfigException(shown, 0, "is larger than the " + MAX_FILE_BYTES / 1024 + " KiB a configuration "
+                + "file may have (a real one needs a few hundred bytes), so it is not read");
+    }
+
+    /** The file's text: at most {@link #MAX_FILE_BYTES} read, strict UTF-8. */
+    private static String readText(Path file, Path shown) throws ConfigException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        } catch (IOException e) {
+            throw new ConfigException(shown, 0, "cannot be read (" + e.getClass().getSimpleName() + ")");
+        }
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw tooLarge(shown);
+        }
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            int line = 1;
+            for (int i = 0; i < in.position(); i++) {
+                line += bytes[i] == '\n' ? 1 : 0;
+            }
+            throw new ConfigException(shown, line, "not valid UTF-8");
+        }
+        return out.flip().toString();
+    }
+
+    /** Text from the file as a message may quote it: control characters escaped, clipped. */
+    public static String quote(String text) {
+        return quote(text, MAX_QUOTED);
+    }
+
+    private static String quote(String text, int max) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        for (; i < text.length() && out.length() < max; i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return i < text.length() ? out + "..." : out.toString();
     }
 
     private static void readRules(JsonParser p, Path file, JsonToken value, Map<String, String> rules,
@@ -337,24 +498,24 @@ public final class ProjectConfig {
                 case VALUE_FALSE -> "off";
                 case VALUE_TRUE -> "on";
                 case VALUE_STRING -> p.getText().strip().toLowerCase(Locale.ROOT);
-                default -> throw error(p, file, "rule '" + id + "' must be off, on, error, warning or note");
+                default -> throw error(p, file, "rule '" + quote(id) + "' must be off, on, error, warning or note");
             };
             if (!Set.of("off", "on", "error", "warning", "note").contains(setting)) {
-                throw error(p, file, "rule '" + id + "': '" + p.getText() + "' is not one of off, on, error, warning, note");
+                throw error(p, file, "rule '" + quote(id) + "': '" + quote(p.getText())
+                        + "' is not one of off, on, error, warning, note");
             }
             rules.put(id, setting);
             lines.put(id, at);
         }
     }
 
-    private static void readStrings(JsonParser p, Path file, JsonToken value, String key, List<String> out,
-            List<Integer> lines) throws IOException {
+    private static void readExcludes(JsonParser p, Path file, JsonToken value, String key, List<Exclude> out)
+            throws IOException {
         if (value == JsonToken.VALUE_NULL) {
             return;
         }
         if (value == JsonToken.VALUE_STRING) {
-            out.add(p.getText());
-            lines.add(line(p));
+            out.add(exclude(p, file));
             return;
         }
         if (value != JsonToken.START_ARRAY) {
@@ -365,9 +526,18 @@ public final class ProjectConfig {
             if (t != JsonToken.VALUE_STRING) {
                 throw error(p, file, "'" + key + "' entries must be strings (glob patterns)");
             }
-            out.add(p.getText());
-            lines.add(line(p));
+            out.add(exclude(p, file));
         }
+    }
+
+    private static Exclude exclude(JsonParser p, Path file) throws IOException {
+        String glob = p.getText();
+        try {
+            Glob.path(glob);
+        } catch (IllegalArgumentException e) {
+            throw error(p, file, "exclude '" + quote(glob) + "' is not a valid glob: " + e.getMessage());
+        }
+        return new Exclude(glob, line(p));
     }
 
     private static void readApis(JsonParser p, Path file, JsonToken value, List<Api> out) throws IOException {
@@ -383,15 +553,16 @@ public final class ProjectConfig {
             int at = line(p);
             JsonToken v = p.nextToken();
             if (v != JsonToken.VALUE_STRING) {
-                throw error(p, file, "'" + target + "' must map to a kind (" + kinds() + ")");
+                throw error(p, file, "'" + quote(target) + "' must map to a kind (" + kinds() + ")");
             }
             ApiKind kind = ApiKind.parse(p.getText()).orElseThrow(() -> new ConfigException(file, at,
-                    "unknown kind '" + safeText(p) + "' for " + target + " (expected one of " + kinds() + ")"));
+                    "unknown kind '" + quote(safeText(p)) + "' for " + quote(target) + " (expected one of " + kinds()
+                    + ")"));
             int hash = target.indexOf('#');
             String type = hash < 0 ? target : target.substring(0, hash);
             String method = hash < 0 ? "*" : target.substring(hash + 1);
             if (type.isEmpty() || method.isEmpty() || !type.matches("[\\w.$*]+") || !method.matches("[\\w$*]+")) {
-                throw new ConfigException(file, at, "'" + target + "' is not a qualified type name with an optional #method "
+                throw new ConfigException(file, at, "'" + quote(target) + "' is not a qualified type name with an optional #method "
                         + "(for example com.acme.payments.PaymentsClient#charge or com.acme.payments.PaymentsClient#*)");
             }
             out.add(new Api(type, method, kind, at));

@@ -2,6 +2,7 @@ package dev.racelint.analyzer.effects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.racelint.analyzer.config.Glob;
 import dev.racelint.analyzer.finding.Fingerprints;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /**
  * Which external methods do what, loaded from data ({@code racelint/api-catalogue.json}) so that
@@ -51,12 +51,12 @@ public final class ApiCatalogue {
             EffectKind effect, String detail, String label) {}
 
     private final Map<String, List<Entry>> exactTypes = new HashMap<>();
-    private final List<Map.Entry<Pattern, Entry>> patternTypes = new ArrayList<>();
+    private final List<Map.Entry<Glob, Entry>> patternTypes = new ArrayList<>();
     private final List<Entry> anyReceiver = new ArrayList<>();
     private final List<InterfaceEntry> interfaces = new ArrayList<>();
 
     private final Set<String> declaredExact = new java.util.HashSet<>();
-    private final List<Pattern> declaredPatterns = new ArrayList<>();
+    private final List<Glob> declaredPatterns = new ArrayList<>();
     private final Map<String, List<Entry>> entriesByType = new ConcurrentHashMap<>();
     /** Every document loaded, in order: what {@link #fingerprint()} hashes. */
     private final StringBuilder loaded = new StringBuilder();
@@ -82,7 +82,7 @@ public final class ApiCatalogue {
         for (JsonNode api : root.path("apis")) {
             for (String type : strings(api.path("types"))) {
                 if (type.contains("*")) {
-                    declaredPatterns.add(globToRegex(type));
+                    declaredPatterns.add(Glob.typeName(type));
                 } else {
                     declaredExact.add(type);
                 }
@@ -96,8 +96,8 @@ public final class ApiCatalogue {
         if (declaredExact.contains(qualifiedName)) {
             return true;
         }
-        for (Pattern p : declaredPatterns) {
-            if (p.matcher(qualifiedName).matches()) {
+        for (Glob p : declaredPatterns) {
+            if (p.matches(qualifiedName)) {
                 return true;
             }
         }
@@ -132,7 +132,7 @@ public final class ApiCatalogue {
             }
             for (String type : entry.typePatterns()) {
                 if (type.contains("*")) {
-                    patternTypes.add(Map.entry(globToRegex(type), entry));
+                    patternTypes.add(Map.entry(Glob.typeName(type), entry));
                 } else {
                     exactTypes.computeIfAbsent(type, k -> new ArrayList<>()).add(entry);
                 }
@@ -183,8 +183,8 @@ public final class ApiCatalogue {
     private List<Entry> entriesFor(String type) {
         return entriesByType.computeIfAbsent(type, t -> {
             List<Entry> out = new ArrayList<>(exactTypes.getOrDefault(t, List.of()));
-            for (Map.Entry<Pattern, Entry> p : patternTypes) {
-                if (p.getKey().matcher(t).matches()) {
+            for (Map.Entry<Glob, Entry> p : patternTypes) {
+                if (p.getKey().matches(t)) {
                     out.add(p.getValue());
                 }
             }
@@ -224,25 +224,6 @@ public final class ApiCatalogue {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
-    }
-
-    /** {@code **} matches anything, {@code *} anything but a dot. */
-    static Pattern globToRegex(String glob) {
-        StringBuilder re = new StringBuilder();
-        for (int i = 0; i < glob.length(); i++) {
-            char c = glob.charAt(i);
-            if (c == '*') {
-                if (i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
-                    re.append(".*");
-                    i++;
-                } else {
-                    re.append("[^.]*");
-                }
-            } else {
-                re.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(re.toString());
     }
 
     static String simpleName(String qualified) {

@@ -40,8 +40,8 @@ import java.util.TreeSet;
  */
 public final class CheckChanges {
 
-    /** racelint.yml at the base is read from git with this cap (a real one is a few hundred bytes). */
-    public static final long MAX_CONFIG_BYTES = 1L << 20;
+    /** racelint.yml at the base is read from git with the limit of a file in the work tree. */
+    public static final long MAX_CONFIG_BYTES = ProjectConfig.MAX_FILE_BYTES;
     private static final long MAX_BASELINE_BYTES = 64L << 20;
     private static final int MAX_QUOTED = 160;
 

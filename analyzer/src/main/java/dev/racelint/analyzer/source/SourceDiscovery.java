@@ -3,11 +3,9 @@ package dev.racelint.analyzer.source;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -29,16 +27,14 @@ public final class SourceDiscovery {
             ".gradle", ".mvn", ".racelint", "generated-sources", "generated-test-sources");
 
     private final boolean includeTests;
-    private final List<PathMatcher> excludes;
+    private final ExcludeGlobs excludes;
     private final List<String> excludeGlobs;
     private final long maxFileBytes;
 
     public SourceDiscovery(boolean includeTests, List<String> excludeGlobs, long maxFileBytes) {
         this.includeTests = includeTests;
         this.excludeGlobs = List.copyOf(excludeGlobs);
-        this.excludes = excludeGlobs.stream()
-                .map(glob -> FileSystems.getDefault().getPathMatcher("glob:" + glob))
-                .toList();
+        this.excludes = new ExcludeGlobs(excludeGlobs);
         this.maxFileBytes = maxFileBytes;
     }
 
@@ -151,23 +147,7 @@ public final class SourceDiscovery {
     }
 
     private boolean isExcluded(Path relative) {
-        if (excludes.isEmpty()) {
-            return false;
-        }
-        Path unixLike = Path.of(relative.toString().replace('\\', '/'));
-        for (PathMatcher m : excludes) {
-            if (m.matches(unixLike)) {
-                return true;
-            }
-        }
-        // "**/generated/**" should also match a top-level "generated/x": retry with a leading dir.
-        Path prefixed = Path.of("_").resolve(unixLike);
-        for (PathMatcher m : excludes) {
-            if (m.matches(prefixed)) {
-                return true;
-            }
-        }
-        return false;
+        return excludes.matches(relative);
     }
 
     /**
