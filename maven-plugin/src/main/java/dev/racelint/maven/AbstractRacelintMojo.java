@@ -7,6 +7,7 @@ import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.SourceRegion;
+import dev.racelint.analyzer.report.ReportText;
 import dev.racelint.analyzer.report.ScanReport;
 import dev.racelint.analyzer.report.TextReportWriter;
 import dev.racelint.analyzer.rule.RuleRegistry;
@@ -340,8 +341,9 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
      */
     private void log(ScanReport report, Verdict verdict) {
         for (Finding finding : report.findings()) {
-            String line = location(finding.primary().file(), finding.primary().region()) + " [" + finding.ruleId() + "] "
-                    + finding.message().plain();
+            // file names and messages carry text from the scanned tree: no control character reaches the log
+            String line = ReportText.terminal(location(finding.primary().file(), finding.primary().region()) + " ["
+                    + finding.ruleId() + "] " + finding.message().plain());
             if (verdict.fails() && verdict.counts(finding)) {
                 getLog().error(line);
             } else {
@@ -352,7 +354,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
             String where = diagnostic.file() == null ? "racelint"
                     : diagnostic.file().toAbsolutePath().normalize()
                             + (diagnostic.line() > 0 ? ":[" + diagnostic.line() + "," + Math.max(1, diagnostic.column()) + "]" : "");
-            String line = where + " [" + diagnostic.code() + "] " + diagnostic.message();
+            String line = ReportText.terminal(where + " [" + diagnostic.code() + "] " + diagnostic.message());
             if (diagnostic.level() == Level.NOTE) {
                 getLog().debug(line);
             } else {
