@@ -10,8 +10,10 @@ import com.github.javaparser.Problem;
 import com.github.javaparser.StringProvider;
 import com.github.javaparser.UnicodeEscapeProcessingProvider;
 import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.expr.LiteralStringValueExpr;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.source.IoProblems;
 import dev.racelint.analyzer.source.SourceFile;
 import dev.racelint.analyzer.source.SourceText;
 import java.io.IOException;
@@ -186,8 +188,7 @@ public final class JavaSourceParser {
             bytes = Files.readAllBytes(source.path());
         } catch (IOException | SecurityException e) {
             diagnostics.add(new Diagnostic(source.path(), 0, 0, Level.WARNING, "unreadable",
-                    "cannot read: " + e.getClass().getSimpleName()
-                            + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+                    "cannot read: " + IoProblems.describe(e)));
             return null;
         }
         SourceText text = SourceText.decode(bytes);
@@ -265,10 +266,40 @@ public final class JavaSourceParser {
             parsed.unit().getTokenRange().ifPresent(tokens -> {
                 for (JavaToken token : tokens) {
                     token.getRange().ifPresent(range -> token.setRange(mapping.transform(range)));
+                    if (token.getCategory().isComment()) {
+                        token.setText(escapeLoneSurrogates(token.getText()));
+                    }
                 }
             });
+            // a translated "\\uD800" is half a character: kept as the escape it was written as (the literal's
+            // value is source text, escapes included), so the tree holds only well-formed strings
+            for (LiteralStringValueExpr literal : parsed.unit().findAll(LiteralStringValueExpr.class)) {
+                String value = literal.getValue();
+                String escaped = escapeLoneSurrogates(value);
+                if (!escaped.equals(value)) {
+                    literal.setValue(escaped);
+                }
+            }
         }
         return parsed;
+    }
+
+    /** {@code text} with each unpaired surrogate written as a unicode escape. */
+    static String escapeLoneSurrogates(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean paired = Character.isHighSurrogate(c)
+                    ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
+                    : !Character.isLowSurrogate(c) || (i > 0 && Character.isHighSurrogate(text.charAt(i - 1)));
+            if (!paired && out == null) {
+                out = new StringBuilder(text.length() + 8).append(text, 0, i);
+            }
+            if (out != null) {
+                out.append(paired ? String.valueOf(c) : String.format(java.util.Locale.ROOT, "\\u%04X", (int) c));
+            }
+        }
+        return out == null ? text : out.toString();
     }
 
     private static Parsed outcome(ParseResult<CompilationUnit> result,

@@ -68,6 +68,23 @@ class WhatJavacReadsTest {
     }
 
     @Test
+    void halfACharacterWrittenAsAnEscapeStaysAnEscapeSoTheTreeCanBeCached() throws Exception {
+        String text = "class A {\n    String s = \"" + BS + "uD800x" + BS + "uD83D" + BS + "uDE00\"; // racelint " + BS
+                + "uDC00\n}\n";
+
+        ParsedFile file = parseOne("A.java", text.getBytes(StandardCharsets.UTF_8));
+        byte[] encoded = TreeCodec.encode(file);
+        ParsedFile back = TreeCodec.decode(encoded, 0, encoded.length, file.path());
+
+        StringLiteralExpr literal = file.unit().findFirst(StringLiteralExpr.class).orElseThrow();
+        assertThat(literal.getValue()).isEqualTo(BS + "uD800x\uD83D\uDE00");
+        assertThat(literal.asString()).isEqualTo("\uD800x\uD83D\uDE00");
+        assertThat(back.unit()).isEqualTo(file.unit());
+        assertThat(file.lineComments()).containsEntry(2, "// racelint " + BS + "uDC00");
+        assertThat(back.lineComments()).isEqualTo(file.lineComments());
+    }
+
+    @Test
     void aSyntaxErrorAfterAnEscapedLineEndIsReportedAtItsLineAsWritten() throws IOException {
         String text = "class A {\n    // " + BS + "u000a" + BS + "u000a\n    void m( {}\n}\n";
 
