@@ -6,8 +6,8 @@ import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.effects.ApiCatalogue;
-import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.report.ReportPaths;
+import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import dev.racelint.analyzer.source.SourceDiscovery;
 import java.io.File;
@@ -62,8 +62,9 @@ final class AnalysisInput {
     String classpath;
 
     @Option(names = "--source-root", paramLabel = "DIR", showDefaultValue = Visibility.NEVER,
-            description = "Folder that report paths (and SARIF URIs) are relative to. Default: the "
-                    + "git work tree holding the first PATH, else that PATH.")
+            description = "Folder that report paths (and SARIF URIs) are relative to; every PATH must really "
+                    + "lie in it (a PATH that is a symbolic link is followed into it, refused when it leads out). "
+                    + "Default: the git work tree holding the first PATH, else that PATH.")
     Path sourceRoot;
 
     @Option(names = "--threads", paramLabel = "N", showDefaultValue = Visibility.NEVER,
