@@ -83,7 +83,7 @@ public final class Analyzer {
 
         long t0 = System.nanoTime();
         SourceDiscovery discovery = new SourceDiscovery(options.includeTests(), options.excludes(), options.maxFileBytes());
-        SourceDiscovery.Result sources = discovery.discover(options.paths());
+        SourceDiscovery.Result sources = discovery.discover(options.paths(), options.resolvedSourceRoot());
         diagnostics.addAll(sources.diagnostics());
         long t1 = lap(timings, "discover", t0);
 

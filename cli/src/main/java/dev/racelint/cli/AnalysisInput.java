@@ -1,20 +1,25 @@
 package dev.racelint.cli;
 
 import dev.racelint.analyzer.AnalysisOptions;
+import dev.racelint.analyzer.AnalysisResult;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.effects.ApiCatalogue;
+import dev.racelint.analyzer.report.ReportPaths;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleRegistry;
 import dev.racelint.analyzer.source.ExcludeGlobs;
+import dev.racelint.analyzer.source.SourceDiscovery;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Help.Visibility;
@@ -58,8 +63,9 @@ final class AnalysisInput {
     String classpath;
 
     @Option(names = "--source-root", paramLabel = "DIR", showDefaultValue = Visibility.NEVER,
-            description = "Folder that report paths (and SARIF URIs) are relative to. Default: the "
-                    + "git work tree holding the first PATH, else that PATH.")
+            description = "Folder that report paths (and SARIF URIs) are relative to; every PATH must really "
+                    + "lie in it (a PATH that is a symbolic link is followed into it, refused when it leads out). "
+                    + "Default: the git work tree holding the first PATH, else that PATH.")
     Path sourceRoot;
 
     @Option(names = "--threads", paramLabel = "N", showDefaultValue = Visibility.NEVER,
@@ -88,6 +94,12 @@ final class AnalysisInput {
 
     @Option(names = "--no-cache", description = "Analyse without reading or writing the cache.")
     boolean noCache;
+
+    @Option(names = "--allow-empty",
+            description = "Accept a scan that analyses no file (no .java file under the PATHs, all of them excluded "
+                    + "or skipped). Default: such a scan says why and exits with 2, so that a wrong path or an "
+                    + "exclude: \"**\" cannot pass for a clean result.")
+    boolean allowEmpty;
 
     /** The checked options, with what the project's configuration adds (null: none). */
     AnalysisOptions options(RuleRegistry registry, ProjectConfig config) {
@@ -229,7 +241,116 @@ final class AnalysisInput {
             }
             checked.add(path);
         }
+        checkWithinSourceRoot(checked);
         return checked;
+    }
+
+    /**
+     * Every PATH must really lie in the source root: report paths are relative to it, and a PATH that
+     * is (or lies under) a symbolic link leading out of it would show files from outside the tree. A
+     * link within the root is followed, its files named where they really are.
+     */
+    private void checkWithinSourceRoot(List<Path> paths) {
+        Path root = checkedSourceRoot();
+        boolean given = root != null;
+        if (root == null) {
+            root = SourceRoots.forScannedPath(paths.get(0));
+        }
+        Path realRoot = realPath(root);
+        Path lexicalRoot = root.toAbsolutePath().normalize();
+        String rootText = given ? "the source root " + sourceRoot
+                : "the source root " + shown(lexicalRoot) + " (the git work tree of the first PATH, else that PATH)";
+        for (Path path : paths) {
+            if (realPath(path).startsWith(realRoot)) {
+                continue;
+            }
+            if (path.toAbsolutePath().normalize().startsWith(lexicalRoot)) {
+                throw usage(path + " is a symbolic link, or lies under one, that leads outside " + rootText
+                        + ": it is not followed. Scan the folder it leads to, or give --source-root a folder that "
+                        + "holds it.");
+            }
+            throw usage(path + " is outside " + rootText + ", which report paths are relative to; give "
+                    + "--source-root a folder that holds every PATH.");
+        }
+    }
+
+    private static Path realPath(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException | SecurityException e) {
+            return path.toAbsolutePath().normalize();
+        }
+    }
+
+    /** {@code path} relative to the current folder when it is in it, else whole. */
+    private static String shown(Path path) {
+        Path here = Path.of("").toAbsolutePath();
+        if (path.equals(here)) {
+            return ".";
+        }
+        return path.startsWith(here) ? here.relativize(path).toString() : path.toString();
+    }
+
+    /**
+     * Why nothing was analysed, in one line (which PATHs, how many .java files each exclude and the
+     * test-folder rule left out, and what was skipped), or empty when files were analysed.
+     */
+    Optional<String> nothingAnalysed(AnalysisOptions options, ProjectConfig config, AnalysisResult result) {
+        if (result.filesAnalysed() > 0) {
+            return Optional.empty();
+        }
+        Path root = options.resolvedSourceRoot();
+        SourceDiscovery.Census census = new SourceDiscovery(options.includeTests(), options.excludes(),
+                options.maxFileBytes()).census(options.paths(), root);
+        String where = "under " + (paths.isEmpty() ? "." : paths.stream().map(Path::toString)
+                .collect(Collectors.joining(", ")));
+        StringBuilder why = new StringBuilder("nothing analysed: ");
+        int total = census.javaFiles();
+        if (total == 0) {
+            why.append("there is no .java file ").append(where)
+                    .append(" (build output, VCS, IDE and hidden folders are not searched)");
+        } else {
+            List<String> parts = new ArrayList<>();
+            int accounted = 0;
+            for (var excluded : census.excludedByGlob().entrySet()) {
+                parts.add(count(excluded.getValue(), "was", "were") + " excluded by " + origin(excluded.getKey(), config, root)
+                        + " '" + excluded.getKey() + "'");
+                accounted += excluded.getValue();
+            }
+            if (census.inTestFolders() > 0) {
+                parts.add(count(census.inTestFolders(), "is", "are") + " in test source folders (--include-tests scans them)");
+                accounted += census.inTestFolders();
+            }
+            if (total > accounted) {
+                parts.add(count(total - accounted, "was", "were") + " skipped: see the diagnostics");
+            }
+            if (parts.size() == 1) {
+                why.append(total == 1 ? "the one .java file " + where + " " : "all " + total + " .java files " + where + " ")
+                        .append(parts.get(0).substring(parts.get(0).indexOf(' ') + 1));
+            } else {
+                why.append("of the ").append(total).append(" .java files ").append(where).append(", ")
+                        .append(String.join(", ", parts));
+            }
+        }
+        if (census.linksOutside() > 0) {
+            why.append("; ").append(census.linksOutside()).append(" symbolic link")
+                    .append(census.linksOutside() == 1 ? " leads" : "s lead").append(" outside the source root, not followed");
+        }
+        return Optional.of(why.append('.').toString());
+    }
+
+    private static String count(int n, String singular, String plural) {
+        return n + " " + (n == 1 ? singular : plural);
+    }
+
+    /** Where an exclude glob comes from: {@code --exclude}, or the project configuration's file. */
+    private String origin(String glob, ProjectConfig config, Path root) {
+        if (excludes.contains(glob) || config == null) {
+            return "--exclude";
+        }
+        // "racelint.yml:4 exclude": the line that left the files out
+        return config.whereExcluded(glob).map(at -> at + " exclude")
+                .orElse(ReportPaths.display(root, config.file()) + " exclude");
     }
 
     private List<Path> checkedClasspath() {

@@ -82,6 +82,13 @@ final class BaselineCommand implements Callable<Integer> {
             AnalysisOptions options = input.options(baseline.parent.registry(), config);
             AnalysisResult result = new Analyzer(baseline.parent.registry().rules(), AnalysisInput.catalogue(config))
                     .analyze(options, ProgressListener.NONE);
+            // an empty scan (a wrong path, an exclude of everything) would write an empty baseline, or empty one
+            input.nothingAnalysed(options, config, result).ifPresent(why -> {
+                if (!input.allowEmpty) {
+                    throw usage(why + " No baseline written; --allow-empty writes one all the same.");
+                }
+                spec.commandLine().getErr().println("racelint: " + why + " Accepted (--allow-empty).");
+            });
             return Baseline.of(result.findings(), result.sourceRoot());
         }
 

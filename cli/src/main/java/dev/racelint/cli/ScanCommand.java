@@ -77,8 +77,8 @@ import picocli.CommandLine.Spec;
             "  racelint scan . --format json | jq '.summary'",
             "  racelint scan . --baseline racelint-baseline.json --diff origin/main",
             "",
-            "Exit codes: 0 no finding at or above --fail-on, 1 at least one, 2 usage error, "
-                    + "3 internal error.",
+            "Exit codes: 0 no finding at or above --fail-on, 1 at least one, 2 usage error or no file "
+                    + "analysed (see --allow-empty), 3 internal error.",
         })
 final class ScanCommand implements Callable<Integer> {
 
@@ -233,6 +233,16 @@ final class ScanCommand implements Callable<Integer> {
 
         if (timings) {
             printTimings(err, result, (end - beforeWrite) / 1_000_000, (end - start) / 1_000_000);
+        }
+        java.util.Optional<String> nothing = input.nothingAnalysed(options, config, result);
+        if (nothing.isPresent()) {
+            // the report is written all the same: it says what was skipped, and CI may upload it
+            err.println("racelint: " + nothing.get() + (input.allowEmpty ? " Accepted (--allow-empty)."
+                    : " A scan that analyses no file fails (exit code 2); --allow-empty accepts it."));
+            if (!input.allowEmpty) {
+                err.flush();
+                return ExitCodes.USAGE;
+            }
         }
         err.flush();
         return exitCode(review.findings());

@@ -48,7 +48,7 @@ class HostileInputTest {
             deep.insert(0, '(').append(" + 1)");
         }
         Sources.write(dir, src + "Deep.java", "package demo;\nclass Deep {\n    int v() { return " + deep + "; }\n}\n");
-        // Binary content with a .java name, and a file over the size limit.
+        // Binary content with a .java name (not Java: it does not parse), and a file over the size limit.
         Files.write(dir.resolve(src + "Binary.java"), new byte[] {0, 1, 2, (byte) 0xff, 0, 0x7f});
         Sources.write(dir, src + "Huge.java", Sources.large("Huge", 11 * 1024 * 1024));
         // A symlink loop and a link to nowhere.
@@ -136,8 +136,15 @@ class HostileInputTest {
     @Test
     void whatWasSkippedIsSaidWithAReason() throws IOException {
         JsonNode diagnostics = JSON.readTree(json.out()).path("diagnostics");
-        assertThat(diagnostics.findValuesAsText("code")).contains("too-deep", "binary-file", "file-too-large");
+        assertThat(diagnostics.findValuesAsText("code")).contains("too-deep", "parse-error", "file-too-large");
         assertThat(diagnostics.toString()).contains("Deep.java").contains("Binary.java").contains("Huge.java");
+        java.util.List<String> binary = new java.util.ArrayList<>();
+        diagnostics.forEach(d -> {
+            if (d.path("file").asText().endsWith("Binary.java")) {
+                binary.add(d.path("code").asText());
+            }
+        });
+        assertThat(binary).as("decoded, tried and found not to be Java").containsExactly("encoding", "parse-error");
     }
 
     @Test

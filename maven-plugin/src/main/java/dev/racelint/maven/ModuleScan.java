@@ -174,7 +174,7 @@ final class ModuleScan {
     private static int countFiles(Request request) {
         SourceDiscovery discovery = new SourceDiscovery(request.includeTests(), request.excludes(),
                 AnalysisOptions.DEFAULT_MAX_FILE_BYTES);
-        return discovery.discover(request.ownRoots()).files().size();
+        return discovery.discover(request.ownRoots(), request.sourceRoot()).files().size();
     }
 
     private static List<Path> normalised(List<Path> paths) {

@@ -15,7 +15,7 @@ public record Diagnostic(Path file, int line, int column, Level level, String co
 
     /** Codes meaning the file was left out of the analysis (the others only qualify it). */
     private static final java.util.Set<String> SKIPPING = java.util.Set.of(
-            "parse-error", "too-deep", "binary-file", "unreadable", "file-too-large", "path-not-found");
+            "parse-error", "too-deep", "unreadable", "file-too-large", "path-not-found", "outside-root");
 
     /** Code of the note for a SQL statement JSqlParser could not parse (read by the weaker token model). */
     public static final String SQL_FALLBACK = "sql-fallback";

@@ -1,12 +1,19 @@
 package dev.racelint.analyzer.parse;
 
 import com.github.javaparser.JavaParser;
+import com.github.javaparser.JavaToken;
 import com.github.javaparser.ParseResult;
+import com.github.javaparser.ParseStart;
 import com.github.javaparser.ParserConfiguration;
+import com.github.javaparser.Position;
 import com.github.javaparser.Problem;
+import com.github.javaparser.StringProvider;
+import com.github.javaparser.UnicodeEscapeProcessingProvider;
 import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.expr.LiteralStringValueExpr;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.source.IoProblems;
 import dev.racelint.analyzer.source.SourceFile;
 import dev.racelint.analyzer.source.SourceText;
 import java.io.IOException;
@@ -181,24 +188,18 @@ public final class JavaSourceParser {
             bytes = Files.readAllBytes(source.path());
         } catch (IOException | SecurityException e) {
             diagnostics.add(new Diagnostic(source.path(), 0, 0, Level.WARNING, "unreadable",
-                    "cannot read: " + e.getClass().getSimpleName()
-                            + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+                    "cannot read: " + IoProblems.describe(e)));
             return null;
         }
         SourceText text = SourceText.decode(bytes);
-        if (text.binary()) {
-            diagnostics.add(new Diagnostic(source.path(), 0, 0, Level.WARNING, "binary-file",
-                    "skipped: the file holds NUL bytes, so it is not Java source"));
-            return null;
-        }
         if (text.fallback()) {
             diagnostics.add(new Diagnostic(source.path(), 0, 0, Level.NOTE, "encoding",
                     "not valid UTF-8; read as ISO-8859-1"));
         }
         try {
-            ParseResult<CompilationUnit> result = parser.parse(text.text());
-            if (result.isSuccessful() && result.getResult().isPresent()) {
-                CompilationUnit unit = result.getResult().get();
+            Parsed result = parse(parser, text.text());
+            if (result.unit() != null) {
+                CompilationUnit unit = result.unit();
                 // Only files that mention racelint can hold suppressions, the only comments anything reads.
                 ParsedFile file = text.text().contains("racelint") ? new ParsedFile(source.path(), unit)
                         : new ParsedFile(source.path(), unit, java.util.Map.of(), false);
@@ -209,14 +210,15 @@ public final class JavaSourceParser {
                 }
                 return file;
             }
-            Problem first = result.getProblems().isEmpty() ? null : result.getProblems().get(0);
+            Problem first = result.problem();
             int line = 0;
             int column = 0;
             if (first != null && first.getLocation().isPresent()) {
                 var begin = first.getLocation().get().getBegin().getRange();
                 if (begin.isPresent()) {
-                    line = begin.get().begin.line;
-                    column = begin.get().begin.column;
+                    Position at = result.asWritten(begin.get().begin);
+                    line = at.line;
+                    column = at.column;
                 }
             }
             String why = first == null ? "unknown syntax error" : firstLine(first.getMessage());
@@ -232,6 +234,80 @@ public final class JavaSourceParser {
                     "does not parse, skipped: " + e.getClass().getSimpleName()));
             return null;
         }
+    }
+
+    /**
+     * A parse's outcome: the tree (null when the file does not parse) or its first problem, and how
+     * positions of the translated text map back to the file as written.
+     */
+    private record Parsed(CompilationUnit unit, Problem problem, UnicodeEscapeProcessingProvider.PositionMapping mapping) {
+        Position asWritten(Position translated) {
+            return mapping == null ? translated : mapping.transform(translated);
+        }
+    }
+
+    /**
+     * Parses {@code text} as javac reads it: unicode escapes (a backslash not preceded by an odd run
+     * of backslashes, one or more u, four hex digits) are translated before lexing (JLS 3.3), so an
+     * escaped line end in a comment ends the comment as it does for the compiler. The positions of
+     * nodes and tokens (line comments are read from tokens) are then mapped back to the file as
+     * written, where reports and suppressions look.
+     */
+    private static Parsed parse(JavaParser parser, String text) {
+        if (text.indexOf("\\u") < 0) {
+            return outcome(parser.parse(text), null);
+        }
+        UnicodeEscapeProcessingProvider translated = new UnicodeEscapeProcessingProvider(new StringProvider(text));
+        ParseResult<CompilationUnit> result = parser.parse(ParseStart.COMPILATION_UNIT, translated);
+        UnicodeEscapeProcessingProvider.PositionMapping mapping = translated.getPositionMapping();
+        Parsed parsed = outcome(result, mapping.isEmpty() ? null : mapping);
+        if (parsed.unit() != null && parsed.mapping() != null) {
+            parsed.unit().walk(node -> node.getRange().ifPresent(range -> node.setRange(mapping.transform(range))));
+            parsed.unit().getTokenRange().ifPresent(tokens -> {
+                for (JavaToken token : tokens) {
+                    token.getRange().ifPresent(range -> token.setRange(mapping.transform(range)));
+                    if (token.getCategory().isComment()) {
+                        token.setText(escapeLoneSurrogates(token.getText()));
+                    }
+                }
+            });
+            // a translated "\\uD800" is half a character: kept as the escape it was written as (the literal's
+            // value is source text, escapes included), so the tree holds only well-formed strings
+            for (LiteralStringValueExpr literal : parsed.unit().findAll(LiteralStringValueExpr.class)) {
+                String value = literal.getValue();
+                String escaped = escapeLoneSurrogates(value);
+                if (!escaped.equals(value)) {
+                    literal.setValue(escaped);
+                }
+            }
+        }
+        return parsed;
+    }
+
+    /** {@code text} with each unpaired surrogate written as a unicode escape. */
+    static String escapeLoneSurrogates(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean paired = Character.isHighSurrogate(c)
+                    ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
+                    : !Character.isLowSurrogate(c) || (i > 0 && Character.isHighSurrogate(text.charAt(i - 1)));
+            if (!paired && out == null) {
+                out = new StringBuilder(text.length() + 8).append(text, 0, i);
+            }
+            if (out != null) {
+                out.append(paired ? String.valueOf(c) : String.format(java.util.Locale.ROOT, "\\u%04X", (int) c));
+            }
+        }
+        return out == null ? text : out.toString();
+    }
+
+    private static Parsed outcome(ParseResult<CompilationUnit> result,
+            UnicodeEscapeProcessingProvider.PositionMapping mapping) {
+        if (result.isSuccessful() && result.getResult().isPresent()) {
+            return new Parsed(result.getResult().get(), null, mapping);
+        }
+        return new Parsed(null, result.getProblems().isEmpty() ? null : result.getProblems().get(0), mapping);
     }
 
     private static String firstLine(String message) {

@@ -1,23 +1,41 @@
 package dev.racelint.analyzer.source;
 
+import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Finds the .java files to analyse under the given paths: a repository root with Maven or Gradle
  * modules, or any folder of sources. Build output, VCS and IDE folders are skipped; test sources
- * are skipped unless asked for. Symbolic links are not followed, so link loops cannot trap the walk.
+ * are skipped unless asked for.
+ *
+ * <p>A given path is followed when it is a symbolic link (as {@code find -H} does); whether it may
+ * lead outside the source root is the caller's to decide. A symbolic link met during the walk is
+ * followed only when its target's real path is in the source root or in the real path of the
+ * scanned path it was found in; otherwise it is skipped with an {@code outside-root} diagnostic
+ * naming the link, never its target, so no report shows a byte from outside the tree. Every file is
+ * named by where its real path lies in the source root (a file reached through a link inside the
+ * tree is reported, and analysed, once, under its real place: what git and javac see), and every
+ * real folder is walked at most once, so link loops and link fans cannot trap or multiply the walk.
  */
 public final class SourceDiscovery {
 
@@ -44,100 +62,362 @@ public final class SourceDiscovery {
      */
     public record Result(List<SourceFile> files, List<Diagnostic> diagnostics, List<Path> mapperFiles) {}
 
+    /**
+     * What discovery saw, counted to say why a scan has nothing to analyse.
+     *
+     * @param javaFiles       .java files under the paths (build output, VCS, IDE and hidden folders
+     *                        aside), excluded and test ones included
+     * @param excludedByGlob  how many of them each exclude glob left out (the first that matches),
+     *                        in the globs' order; globs that left out none are absent
+     * @param inTestFolders   how many of them are in test source folders, left out without include-tests
+     * @param linksOutside    symbolic links to sources outside the source root, not followed
+     */
+    public record Census(int javaFiles, Map<String, Integer> excludedByGlob, int inTestFolders, int linksOutside) {}
+
+    /** As {@link #discover(List, Path)} with the default source root: the git work tree of the first path, else that path. */
     public Result discover(List<Path> roots) {
-        TreeMap<Path, SourceFile> found = new TreeMap<>();
-        java.util.TreeSet<Path> mappers = new java.util.TreeSet<>();
-        List<Diagnostic> diagnostics = new ArrayList<>();
-        for (Path given : roots) {
-            Path root = given.toAbsolutePath().normalize();
-            if (!Files.exists(root)) {
-                diagnostics.add(new Diagnostic(root, 0, 0, Level.ERROR, "path-not-found",
-                        "path does not exist: " + root));
-                continue;
-            }
-            if (Files.isRegularFile(root)) {
-                consider(root, root.getParent(), found, diagnostics, true);
-                continue;
-            }
-            walk(root, found, mappers, diagnostics);
-            // Scanning a Maven/Gradle "src/main/java" folder: its MyBatis mappers live in the sibling "resources".
-            Path resources = root.getParent() == null ? null : root.getParent().resolve("resources");
-            if (root.getFileName() != null && root.getFileName().toString().equals("java")
-                    && resources != null && Files.isDirectory(resources)) {
-                TreeMap<Path, SourceFile> ignored = new TreeMap<>();
-                walk(resources, ignored, mappers, diagnostics);
-            }
-        }
-        return new Result(List.copyOf(found.values()), diagnostics, List.copyOf(mappers));
+        return discover(roots, defaultSourceRoot(roots));
     }
 
-    private void walk(Path root, TreeMap<Path, SourceFile> found, java.util.TreeSet<Path> mappers,
-            List<Diagnostic> diagnostics) {
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    if (!dir.equals(root)) {
-                        String name = dir.getFileName().toString();
-                        if (SKIPPED_DIRS.contains(name) || (name.startsWith(".") && name.length() > 1)) {
-                            return FileVisitResult.SKIP_SUBTREE;
-                        }
-                        Path relative = root.relativize(dir);
-                        if (!includeTests && isTestSourceDir(relative)) {
-                            return FileVisitResult.SKIP_SUBTREE;
-                        }
-                        if (isExcluded(relative)) {
-                            return FileVisitResult.SKIP_SUBTREE;
-                        }
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    String name = file.getFileName().toString();
-                    if (attrs.isRegularFile() && name.endsWith(".java")) {
-                        consider(file, root, found, diagnostics, false);
-                    } else if (attrs.isRegularFile() && name.endsWith(".xml") && looksLikeMapper(root.relativize(file))
-                            && !isExcluded(root.relativize(file))) {
-                        mappers.add(file.toAbsolutePath().normalize());
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    diagnostics.add(new Diagnostic(file.toAbsolutePath().normalize(), 0, 0, Level.WARNING,
-                            "unreadable", "cannot read: " + describe(e)));
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            diagnostics.add(new Diagnostic(root, 0, 0, Level.ERROR, "unreadable",
-                    "cannot walk: " + describe(e)));
-        }
+    /** The sources under {@code roots}; links are followed only within {@code sourceRoot} (or the root they are in). */
+    public Result discover(List<Path> roots, Path sourceRoot) {
+        Walk walk = new Walk(sourceRoot, null);
+        walk.run(roots);
+        return new Result(List.copyOf(walk.found.values()), walk.diagnostics, List.copyOf(walk.mappers));
     }
 
-    private void consider(Path file, Path root, TreeMap<Path, SourceFile> found,
-            List<Diagnostic> diagnostics, boolean explicitlyNamed) {
-        Path normal = file.toAbsolutePath().normalize();
-        if (!explicitlyNamed && isExcluded(root.relativize(normal))) {
-            return;
+    /**
+     * Walks as {@link #discover(List, Path)} does, also into the excluded and test folders, counting
+     * what each rule left out. Reads no file; meant for a scan that found nothing to analyse.
+     */
+    public Census census(List<Path> roots, Path sourceRoot) {
+        List<SourceDiscovery> perGlob = new ArrayList<>();
+        for (String glob : excludeGlobs) {
+            perGlob.add(new SourceDiscovery(includeTests, List.of(glob), maxFileBytes));
         }
-        long size;
-        try {
-            size = Files.size(normal);
-        } catch (IOException e) {
-            diagnostics.add(new Diagnostic(normal, 0, 0, Level.WARNING, "unreadable",
-                    "cannot read: " + describe(e)));
-            return;
+        Walk walk = new Walk(sourceRoot, perGlob);
+        walk.run(roots);
+        Map<String, Integer> excluded = new LinkedHashMap<>();
+        for (int i = 0; i < excludeGlobs.size(); i++) {
+            if (walk.excluded[i] > 0) {
+                excluded.merge(excludeGlobs.get(i), walk.excluded[i], Integer::sum);
+            }
         }
-        if (size > maxFileBytes) {
-            diagnostics.add(new Diagnostic(normal, 0, 0, Level.WARNING, "file-too-large",
-                    "skipped: " + size + " bytes is over the " + maxFileBytes + "-byte limit"));
-            return;
+        return new Census(walk.javaFiles, Collections.unmodifiableMap(excluded), walk.inTests, walk.linksOutside);
+    }
+
+    private static Path defaultSourceRoot(List<Path> roots) {
+        return roots.isEmpty() ? Path.of("").toAbsolutePath() : SourceRoots.forScannedPath(roots.get(0));
+    }
+
+    /** A folder's or file's standing: analysed, skipped outright, or (counted by a census) left out by a rule. */
+    private static final int INCLUDED = -1;
+    private static final int SKIPPED = -2;
+    private static final int IN_TESTS = -3;
+    private static final int EXCLUDED = -4;
+
+    /**
+     * A scanned path: {@code real} is its real path, {@code named} where it is named in reports (its
+     * place in the source root, else the path as given); {@code sources} false for a resources folder
+     * searched for mappers only.
+     */
+    private record Tree(Path real, Path named, boolean sources) {}
+
+    /** A folder to list: its real path, its path relative to the scanned path as walked, its standing. */
+    private record Folder(Path real, Path relative, int standing) {}
+
+    /** A symbolic link met in a folder: where it is (its folder's real path and its name), as walked. */
+    private record Link(Tree tree, Path location, Path relative, int standing) {}
+
+    /** One discovery (or census) run. */
+    private final class Walk {
+        private final Path sourceRoot;
+        private final Path realSourceRoot;
+        /** One single-glob discovery per exclude glob in a census, telling which glob left a path out; null otherwise. */
+        private final List<SourceDiscovery> perGlob;
+        final TreeMap<Path, SourceFile> found = new TreeMap<>();
+        final TreeSet<Path> mappers = new TreeSet<>();
+        final List<Diagnostic> diagnostics = new ArrayList<>();
+        private final Set<Path> walked = new HashSet<>();
+        private final Set<Path> seenFiles = new HashSet<>();
+        private final ArrayDeque<Link> links = new ArrayDeque<>();
+        int javaFiles;
+        int inTests;
+        int linksOutside;
+        final int[] excluded;
+
+        Walk(Path sourceRoot, List<SourceDiscovery> perGlob) {
+            this.sourceRoot = sourceRoot.toAbsolutePath().normalize();
+            Path real;
+            try {
+                real = this.sourceRoot.toRealPath();
+            } catch (IOException | SecurityException e) {
+                real = this.sourceRoot;
+            }
+            this.realSourceRoot = real;
+            this.perGlob = perGlob;
+            this.excluded = new int[perGlob == null ? 0 : perGlob.size()];
         }
-        found.put(normal, new SourceFile(normal, size));
+
+        private boolean census() {
+            return perGlob != null;
+        }
+
+        void run(List<Path> roots) {
+            List<Tree> trees = new ArrayList<>();
+            for (Path given : roots) {
+                Path path = given.toAbsolutePath().normalize();
+                Path real;
+                try {
+                    real = path.toRealPath();
+                } catch (NoSuchFileException e) {
+                    diagnostics.add(new Diagnostic(path, 0, 0, Level.ERROR, "path-not-found", "path does not exist"));
+                    continue;
+                } catch (IOException | SecurityException e) {
+                    diagnostics.add(new Diagnostic(path, 0, 0, Level.ERROR, "unreadable",
+                            "cannot read: " + IoProblems.describe(e)));
+                    continue;
+                }
+                Path named = inSourceRoot(real);
+                Tree tree = new Tree(real, named == null ? path : named, true);
+                if (Files.isRegularFile(real)) {
+                    explicitlyNamed(tree);
+                } else if (Files.isDirectory(real)) {
+                    trees.add(tree);
+                    // Scanning a Maven/Gradle "src/main/java" folder: its MyBatis mappers live in the sibling "resources".
+                    Path resources = real.getParent() == null ? null : real.getParent().resolve("resources");
+                    if (real.getFileName() != null && real.getFileName().toString().equals("java")
+                            && resources != null && Files.isDirectory(resources)) {
+                        resourcesTree(resources, tree).ifPresent(trees::add);
+                    }
+                }
+            }
+            // every folder reached without a link first, so that those keep the relative path they have there
+            for (Tree tree : trees) {
+                walkTree(tree, tree.real(), Path.of(""), INCLUDED);
+            }
+            followLinks();
+        }
+
+        private java.util.Optional<Tree> resourcesTree(Path resources, Tree scanned) {
+            try {
+                Path real = resources.toRealPath();
+                Path named = placeOf(real, scanned);
+                return named == null ? java.util.Optional.empty() : java.util.Optional.of(new Tree(real, named, false));
+            } catch (IOException | SecurityException e) {
+                return java.util.Optional.empty();
+            }
+        }
+
+        /** Where {@code real} is named in reports: its place under the source root; null when it is outside. */
+        private Path inSourceRoot(Path real) {
+            return real.startsWith(realSourceRoot) ? sourceRoot.resolve(realSourceRoot.relativize(real).toString())
+                    : null;
+        }
+
+        /** As {@link #inSourceRoot}, also accepting a place in the scanned path {@code tree}; null when outside both. */
+        private Path placeOf(Path real, Tree tree) {
+            Path named = inSourceRoot(real);
+            if (named == null && real.startsWith(tree.real())) {
+                named = tree.named().resolve(tree.real().relativize(real).toString());
+            }
+            return named == null ? null : named.normalize();
+        }
+
+        private void explicitlyNamed(Tree file) {
+            String name = file.real().getFileName().toString();
+            if (census()) {
+                javaFiles += name.endsWith(".java") ? 1 : 0;
+                return;
+            }
+            try {
+                source(file.named(), Files.size(file.real()));
+            } catch (IOException | SecurityException e) {
+                diagnostics.add(new Diagnostic(file.named(), 0, 0, Level.WARNING, "unreadable",
+                        "cannot read: " + IoProblems.describe(e)));
+            }
+        }
+
+        /** Lists {@code real} and the folders under it (not through links: those are queued), each real folder once. */
+        private void walkTree(Tree tree, Path real, Path relative, int standing) {
+            if (!walked.add(real)) {
+                return;
+            }
+            ArrayDeque<Folder> stack = new ArrayDeque<>();
+            stack.push(new Folder(real, relative, standing));
+            while (!stack.isEmpty()) {
+                Folder folder = stack.pop();
+                List<Path> entries = new ArrayList<>();
+                try (DirectoryStream<Path> stream = Files.newDirectoryStream(folder.real())) {
+                    stream.forEach(entries::add);
+                } catch (IOException | DirectoryIteratorException | SecurityException e) {
+                    Exception cause = e instanceof DirectoryIteratorException d ? d.getCause() : e;
+                    if (!census()) {
+                        diagnostics.add(new Diagnostic(placeOf(folder.real(), tree), 0, 0, Level.WARNING, "unreadable",
+                                "cannot read: " + IoProblems.describe(cause)));
+                    }
+                    continue;
+                }
+                entries.sort(null);
+                List<Folder> subfolders = new ArrayList<>();
+                for (Path entry : entries) {
+                    String name = entry.getFileName().toString();
+                    Path entryRelative = folder.relative().resolve(name);
+                    BasicFileAttributes attrs;
+                    try {
+                        attrs = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    } catch (IOException | SecurityException e) {
+                        if (!census()) {
+                            diagnostics.add(new Diagnostic(placeOf(entry, tree), 0, 0, Level.WARNING, "unreadable",
+                                    "cannot read: " + IoProblems.describe(e)));
+                        }
+                        continue;
+                    }
+                    if (attrs.isSymbolicLink()) {
+                        links.add(new Link(tree, entry, entryRelative, folder.standing()));
+                    } else if (attrs.isDirectory()) {
+                        int sub = folderStanding(name, entryRelative, folder.standing());
+                        if (sub != SKIPPED && walked.add(entry)) {
+                            subfolders.add(new Folder(entry, entryRelative, sub));
+                        }
+                    } else if (attrs.isRegularFile()) {
+                        file(tree, entry, entryRelative, folder.standing(), attrs.size(), null);
+                    }
+                }
+                for (int i = subfolders.size() - 1; i >= 0; i--) {
+                    stack.push(subfolders.get(i));
+                }
+            }
+        }
+
+        /** Follows the queued links, in the order met; the folders they lead to may queue more. */
+        private void followLinks() {
+            while (!links.isEmpty()) {
+                Link link = links.poll();
+                Path at = placeOf(link.location(), link.tree());
+                String name = link.location().getFileName().toString();
+                Path target;
+                BasicFileAttributes attrs;
+                try {
+                    target = link.location().toRealPath();
+                    attrs = Files.readAttributes(target, BasicFileAttributes.class);
+                } catch (IOException | SecurityException e) {
+                    // a dangling link or a loop of links: worth a word only where a source was expected
+                    if (!census() && name.endsWith(".java") && link.standing() == INCLUDED
+                            && standingOf(link.relative()) == INCLUDED) {
+                        diagnostics.add(new Diagnostic(at, 0, 0, Level.WARNING, "unreadable",
+                                "cannot follow the symbolic link: " + IoProblems.describe(e)));
+                    }
+                    continue;
+                }
+                boolean outside = placeOf(target, link.tree()) == null;
+                if (attrs.isDirectory()) {
+                    int standing = folderStanding(name, link.relative(), link.standing());
+                    if (standing == SKIPPED) {
+                        continue;
+                    }
+                    if (outside) {
+                        if (standing == INCLUDED) {
+                            outsideRoot(at, "folder");
+                        }
+                        continue;
+                    }
+                    // a folder walked already (an ancestor: a loop; or reached another way) is not walked again
+                    walkTree(link.tree(), target, link.relative(), standing);
+                } else if (attrs.isRegularFile()) {
+                    file(link.tree(), target, link.relative(), link.standing(), attrs.size(), outside ? at : null);
+                }
+            }
+        }
+
+        private void outsideRoot(Path at, String what) {
+            if (census()) {
+                linksOutside++;
+            } else {
+                diagnostics.add(new Diagnostic(at, 0, 0, Level.WARNING, "outside-root",
+                        "skipped: a symbolic link to a " + what + " outside the source root is not followed"));
+            }
+        }
+
+        /**
+         * A regular file: a source or a mapper is kept, named by its place in the source root.
+         * {@code outsideLink} is where a link to it outside the root is, else null.
+         */
+        private void file(Tree tree, Path real, Path relative, int folderStanding, long size, Path outsideLink) {
+            String name = relative.getFileName().toString();
+            boolean java = tree.sources() && name.endsWith(".java");
+            boolean mapper = !java && name.endsWith(".xml") && looksLikeMapper(relative);
+            if (!java && !mapper) {
+                return;
+            }
+            int standing = folderStanding == INCLUDED ? standingOf(relative) : folderStanding;
+            if (standing == INCLUDED && outsideLink != null) {
+                outsideRoot(outsideLink, "file");
+                return;
+            }
+            if (census()) {
+                if (java) {
+                    javaFiles++;
+                    if (standing == IN_TESTS) {
+                        inTests++;
+                    } else if (standing >= 0) {
+                        excluded[standing]++;
+                    }
+                }
+                return;
+            }
+            if (standing != INCLUDED) {
+                return;
+            }
+            Path named = placeOf(real, tree);
+            if (named == null || !seenFiles.add(named)) {
+                return;
+            }
+            if (mapper) {
+                mappers.add(named);
+            } else {
+                source(named, size);
+            }
+        }
+
+        private void source(Path named, long size) {
+            if (size > maxFileBytes) {
+                diagnostics.add(new Diagnostic(named, 0, 0, Level.WARNING, "file-too-large",
+                        "skipped: " + size + " bytes is over the " + maxFileBytes + "-byte limit"));
+                return;
+            }
+            found.put(named, new SourceFile(named, size));
+        }
+
+        /** A folder's standing: skipped by name, or inheriting its parent's, or left out by the test rule or an exclude. */
+        private int folderStanding(String name, Path relative, int parent) {
+            if (SKIPPED_DIRS.contains(name) || (name.startsWith(".") && name.length() > 1)) {
+                return SKIPPED;
+            }
+            if (parent != INCLUDED) {
+                return parent;
+            }
+            if (!includeTests && isTestSourceDir(relative)) {
+                return census() ? IN_TESTS : SKIPPED;
+            }
+            int standing = standingOf(relative);
+            return standing == INCLUDED || census() ? standing : SKIPPED;
+        }
+
+        /** INCLUDED, or the exclude that leaves {@code relative} out (its index in a census, else EXCLUDED). */
+        private int standingOf(Path relative) {
+            if (!isExcluded(relative)) {
+                return INCLUDED;
+            }
+            if (census()) {
+                for (int i = 0; i < perGlob.size(); i++) {
+                    if (perGlob.get(i).isExcluded(relative)) {
+                        return i;
+                    }
+                }
+            }
+            return EXCLUDED;
+        }
     }
 
     /** MyBatis mapper XML is conventionally named *Mapper.xml / *Dao.xml or kept under mapper(s)/ or mybatis/. */
@@ -169,9 +449,5 @@ public final class SourceDiscovery {
 
     public List<String> excludeGlobs() {
         return excludeGlobs;
-    }
-
-    private static String describe(IOException e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 }

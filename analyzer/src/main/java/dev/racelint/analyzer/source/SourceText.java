@@ -9,26 +9,23 @@ import java.nio.charset.StandardCharsets;
 /**
  * Decodes a source file's bytes: a byte-order mark picks the charset and is dropped; otherwise
  * strict UTF-8, falling back to ISO-8859-1 (every byte decodes) so odd encodings still parse.
+ * NUL and other control characters are kept: javac accepts them in comments, literals and (as
+ * identifier-ignorable characters) identifiers, so whether a file is Java is the parser's to say.
  */
-public record SourceText(String text, Charset charset, boolean fallback, boolean binary) {
-
-    private static final int BINARY_PROBE_BYTES = 8192;
+public record SourceText(String text, Charset charset, boolean fallback) {
 
     public static SourceText decode(byte[] bytes) {
         if (startsWith(bytes, 0xEF, 0xBB, 0xBF)) {
             return new SourceText(new String(bytes, 3, bytes.length - 3, StandardCharsets.UTF_8),
-                    StandardCharsets.UTF_8, false, false);
+                    StandardCharsets.UTF_8, false);
         }
         if (startsWith(bytes, 0xFE, 0xFF)) {
             return new SourceText(new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16BE),
-                    StandardCharsets.UTF_16BE, false, false);
+                    StandardCharsets.UTF_16BE, false);
         }
         if (startsWith(bytes, 0xFF, 0xFE)) {
             return new SourceText(new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE),
-                    StandardCharsets.UTF_16LE, false, false);
-        }
-        if (looksBinary(bytes)) {
-            return new SourceText("", StandardCharsets.ISO_8859_1, false, true);
+                    StandardCharsets.UTF_16LE, false);
         }
         try {
             String text = StandardCharsets.UTF_8.newDecoder()
@@ -36,21 +33,11 @@ public record SourceText(String text, Charset charset, boolean fallback, boolean
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
-            return new SourceText(text, StandardCharsets.UTF_8, false, false);
+            return new SourceText(text, StandardCharsets.UTF_8, false);
         } catch (CharacterCodingException e) {
             return new SourceText(new String(bytes, StandardCharsets.ISO_8859_1),
-                    StandardCharsets.ISO_8859_1, true, false);
+                    StandardCharsets.ISO_8859_1, true);
         }
-    }
-
-    private static boolean looksBinary(byte[] bytes) {
-        int limit = Math.min(bytes.length, BINARY_PROBE_BYTES);
-        for (int i = 0; i < limit; i++) {
-            if (bytes[i] == 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean startsWith(byte[] bytes, int... prefix) {

@@ -36,6 +36,9 @@ class FilesThatCannotBeHadTest {
         assertThat(result.files()).extracting(f -> f.path().getFileName().toString()).containsExactly("Fine.java");
         assertThat(result.diagnostics()).extracting(Diagnostic::code).containsExactly("unreadable", "unreadable");
         assertThat(result.diagnostics()).extracting(d -> d.message()).allMatch(m -> m.startsWith("cannot read: "));
+        assertThat(result.diagnostics()).extracting(d -> d.message()).as("no machine path in a message")
+                .allSatisfy(m -> assertThat(m).doesNotContain(dir.getFileName().toString()).doesNotContain("/"))
+                .contains("cannot read: NoSuchFileException");
     }
 
     @Test

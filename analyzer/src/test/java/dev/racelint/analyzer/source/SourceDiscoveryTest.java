@@ -1,0 +1,148 @@
+package dev.racelint.analyzer.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.racelint.analyzer.finding.Diagnostic;
+import dev.racelint.analyzer.report.ReportPaths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Symbolic links cannot carry the scan out of the source root, trap it or make it count a file
+ * twice; a scanned path that is a link is followed; and what the walk left out can be counted.
+ */
+class SourceDiscoveryTest {
+
+    @TempDir
+    Path temp;
+
+    private Path root;
+    private Path secret;
+
+    @BeforeEach
+    void tree() throws IOException {
+        root = Files.createDirectories(temp.resolve("repo"));
+        Path outside = Files.createDirectories(temp.resolve("elsewhere/secret"));
+        secret = Files.writeString(outside.resolve("Credentials.java"), "class Credentials { String key = \"s3cr3t\"; }");
+        Files.writeString(outside.resolve("OrdersMapper.xml"), "<mapper/>");
+        write("src/main/java/demo/A.java");
+    }
+
+    @Test
+    void linksLeadingOutsideTheRootAreSkippedWithADiagnosticNamingTheLinkOnly() throws IOException {
+        Path demo = root.resolve("src/main/java/demo");
+        Files.createSymbolicLink(demo.resolve("Leak.java"), secret);
+        Files.createSymbolicLink(demo.resolve("vendor"), secret.getParent());
+        Files.createSymbolicLink(demo.resolve("OrdersMapper.xml"), secret.resolveSibling("OrdersMapper.xml"));
+
+        SourceDiscovery.Result result = discover(root);
+
+        assertThat(names(result.files())).containsExactly("src/main/java/demo/A.java");
+        assertThat(result.mapperFiles()).isEmpty();
+        assertThat(result.diagnostics()).extracting(Diagnostic::code).containsOnly("outside-root").hasSize(3);
+        assertThat(result.diagnostics()).extracting(d -> ReportPaths.relative(root, d.file()).orElseThrow())
+                .containsExactlyInAnyOrder("src/main/java/demo/Leak.java", "src/main/java/demo/vendor",
+                        "src/main/java/demo/OrdersMapper.xml");
+        assertThat(result.diagnostics()).extracting(Diagnostic::message)
+                .allSatisfy(m -> assertThat(m).doesNotContain("elsewhere").doesNotContain(temp.toString()));
+        assertThat(result.diagnostics()).allMatch(Diagnostic::fileSkipped);
+    }
+
+    @Test
+    void linksInsideTheRootAreFollowedAndEachFileIsNamedOnceByItsRealPlace() throws IOException {
+        write("shared/src/main/java/demo/Shared.java");
+        Path demo = root.resolve("src/main/java/demo");
+        Files.createSymbolicLink(demo.resolve("SameA.java"), demo.resolve("A.java"));
+        Files.createSymbolicLink(demo.resolve("shared"), root.resolve("shared/src/main/java/demo"));
+        Files.createSymbolicLink(demo.resolve("loop"), root.resolve("src"));
+        Files.createSymbolicLink(demo.resolve("Gone.java"), root.resolve("no-such-file.java"));
+
+        SourceDiscovery.Result result = discover(root.resolve("src/main/java"));
+
+        assertThat(names(result.files())).containsExactly("shared/src/main/java/demo/Shared.java",
+                "src/main/java/demo/A.java");
+        assertThat(result.diagnostics()).extracting(Diagnostic::code, d -> ReportPaths.relative(root, d.file()).orElseThrow())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("unreadable", "src/main/java/demo/Gone.java"));
+        assertThat(result.diagnostics().get(0).message()).isEqualTo("cannot follow the symbolic link: NoSuchFileException");
+    }
+
+    @Test
+    void aLinkedFolderIsWalkedOnceHoweverManyLinksLeadToIt() throws IOException {
+        // each level links twice to the next: 2^16 paths to one file if links were walked as paths
+        Path level = Files.createDirectories(root.resolve("fan/l16"));
+        Files.writeString(level.resolve("Leaf.java"), "class Leaf {}");
+        for (int i = 15; i >= 0; i--) {
+            Path up = Files.createDirectories(root.resolve("fan/l" + i));
+            Files.createSymbolicLink(up.resolve("left"), level);
+            Files.createSymbolicLink(up.resolve("right"), level);
+            level = up;
+        }
+
+        SourceDiscovery.Result result = discover(root.resolve("fan/l0"));
+
+        assertThat(names(result.files())).containsExactly("fan/l16/Leaf.java");
+    }
+
+    @Test
+    void aScannedPathThatIsALinkIsFollowedAndItsFilesNamedWhereTheyAre() throws IOException {
+        Path link = Files.createSymbolicLink(root.resolve("current"), root.resolve("src"));
+
+        SourceDiscovery.Result result = discover(link);
+
+        assertThat(names(result.files())).containsExactly("src/main/java/demo/A.java");
+        assertThat(result.diagnostics()).isEmpty();
+    }
+
+    @Test
+    void excludesAndTestFoldersApplyToPathsAsWalkedThroughLinks() throws IOException {
+        write("generated/demo/G.java");
+        Files.createSymbolicLink(root.resolve("src/main/java/gen"), root.resolve("generated"));
+
+        SourceDiscovery.Result result = new SourceDiscovery(false, List.of("**/gen/**"), Long.MAX_VALUE)
+                .discover(List.of(root.resolve("src")), root);
+
+        assertThat(names(result.files())).containsExactly("src/main/java/demo/A.java");
+    }
+
+    @Test
+    void aCensusCountsWhatEachRuleLeftOut() throws IOException {
+        write("src/main/java/demo/B.java");
+        write("src/main/java/gen/G.java");
+        write("src/test/java/demo/ATest.java");
+        write("target/classes/Built.java");
+        Files.createSymbolicLink(root.resolve("src/main/java/demo/Leak.java"), secret);
+
+        SourceDiscovery.Census census = new SourceDiscovery(false, List.of("**/gen/**", "**/demo/B.java", "**/none/**"),
+                Long.MAX_VALUE).census(List.of(root), root);
+
+        assertThat(census.javaFiles()).as("build output is not counted, nor the link out").isEqualTo(4);
+        assertThat(census.excludedByGlob()).containsExactly(Map.entry("**/gen/**", 1), Map.entry("**/demo/B.java", 1));
+        assertThat(census.inTestFolders()).isEqualTo(1);
+        assertThat(census.linksOutside()).isEqualTo(1);
+        SourceDiscovery.Census everything = new SourceDiscovery(false, List.of("**"), Long.MAX_VALUE)
+                .census(List.of(root), root);
+        assertThat(everything.excludedByGlob()).as("the top folder is excluded, and all under it").containsExactly(
+                Map.entry("**", 5));
+    }
+
+    private SourceDiscovery.Result discover(Path path) {
+        return new SourceDiscovery(false, List.of(), Long.MAX_VALUE).discover(List.of(path), root);
+    }
+
+    private void write(String relative) throws IOException {
+        Path file = root.resolve(relative);
+        Files.createDirectories(file.getParent());
+        String name = file.getFileName().toString().replace(".java", "");
+        Files.writeString(file, "package demo;\nclass " + name + " {}\n");
+    }
+
+    private List<String> names(List<SourceFile> files) {
+        return files.stream().map(f -> ReportPaths.relative(root, f.path()).orElseThrow()).toList();
+    }
+}
