@@ -192,7 +192,7 @@ final class ScanCommand implements Callable<Integer> {
         Review review = Review.of(result, loadedBaseline, changes, includeSuppressed);
         ScanReport report = new ScanReport(VersionProvider.version(), result.rules(), review.findings(),
                 result.diagnostics(), result.sourceRoot(), blankToNull(sarifCategory),
-                result.filesAnalysed(), new FileSourceLines(), review.triage());
+                result.filesAnalysed(), new FileSourceLines(result.sourceRoot()), review.triage());
         long beforeWrite = System.nanoTime();
         ReportWriter writer = switch (format) {
             case text -> new TextReportWriter(useColor(target));
