@@ -53,6 +53,8 @@ public final class ScanCache {
 
     /** Entries kept per cache; the least recently used beyond this are deleted. */
     static final int MAX_ENTRIES = 16;
+    /** Larger than any result entry (about 2 KB per finding); a bigger file is not read into memory. */
+    static final long MAX_ENTRY_BYTES = 256L * 1024 * 1024;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] MAC_PREFIX = "racelint-mac ".getBytes(StandardCharsets.US_ASCII);
@@ -135,8 +137,10 @@ public final class ScanCache {
         Path file = entryFile(settings);
         byte[] bytes;
         try {
-            if (!Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
-                // a link or a folder: never one this racelint wrote
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            if (!attributes.isRegularFile() || attributes.size() > MAX_ENTRY_BYTES) {
+                // a link, a folder or a file far beyond any result: never one this racelint wrote
                 foreignIgnored.set(true);
                 return Optional.empty();
             }

@@ -114,7 +114,7 @@ public final class TreePack implements TreeStore, Closeable {
         FileChannel channel = null;
         try {
             channel = FileChannel.open(empty.file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-            Map<String, Entry> index = readIndex(channel, identity, cache.key());
+            Map<String, Entry> index = readIndex(channel, identity, cache.key(), 2L * inputs.files().size() + 1024);
             return Optional.of(new TreePack(cache, rootPrefix, identity, inputs, channel, index));
         } catch (ForeignPack e) {
             closeQuietly(channel);
@@ -134,7 +134,13 @@ public final class TreePack implements TreeStore, Closeable {
         }
     }
 
-    private static Map<String, Entry> readIndex(FileChannel channel, String identity, UserKey key) throws IOException {
+    /**
+     * The index, if it carries this user's MAC. A pack holds the last scan's files, seldom many more
+     * than this scan's, so an index beyond {@code maxEntries} is refused before it is read (a pack
+     * committed to the tree cannot make the scan allocate gigabytes).
+     */
+    private static Map<String, Entry> readIndex(FileChannel channel, String identity, UserKey key, long maxEntries)
+            throws IOException {
         long size = channel.size();
         byte[] header = header(identity);
         long trailer = MAC_BYTES + Long.BYTES + END.length;
@@ -146,7 +152,8 @@ public final class TreePack implements TreeStore, Closeable {
         byte[] offsetBytes = read(channel, size - END.length - Long.BYTES, Long.BYTES);
         long indexOffset = ByteBuffer.wrap(offsetBytes).getLong();
         long indexBytes = size - trailer - indexOffset;
-        if (indexOffset < header.length || indexBytes < Integer.BYTES || indexBytes > Integer.MAX_VALUE) {
+        long mostBytes = Integer.BYTES + maxEntries * INDEX_ENTRY_BYTES;
+        if (indexOffset < header.length || indexBytes < Integer.BYTES || indexBytes > mostBytes) {
             throw new IOException("bad index");
         }
         byte[] indexArray = read(channel, indexOffset, (int) indexBytes);
