@@ -89,16 +89,17 @@ public final class Analyzer {
 
         Path root = options.resolvedSourceRoot();
         List<RuleDescriptor> descriptors = active.stream().map(Rule::descriptor).toList();
-        CacheEntryKey cacheKey = options.cacheDirectory() == null ? null : cacheKey(options, root, active, sources);
+        CacheEntryKey cacheKey = options.cacheDirectory() == null ? null
+                : cacheKey(options, root, active, sources, diagnostics);
         if (cacheKey != null) {
             Optional<CachedScan> hit = cacheKey.cache().read(cacheKey.settings(), cacheKey.inputs().hash());
             t1 = lap(timings, "cache lookup", t1);
             if (hit.isPresent()) {
-                diagnostics.addAll(hit.get().restoredDiagnostics());
+                diagnostics.addAll(hit.get().restoredDiagnostics(root));
                 diagnostics.sort(DiagnosticOrder.INSTANCE);
-                return new AnalysisResult(descriptors, hit.get().restoredFindings(), diagnostics, root,
-                        hit.get().filesAnalysed(), hit.get().methodsAnalysed(), timings, hit.get().restoredSuppressed(),
-                        true, 0);
+                return new AnalysisResult(descriptors, hit.get().restoredFindings(root), diagnostics, root,
+                        hit.get().filesAnalysed(), hit.get().methodsAnalysed(), timings,
+                        hit.get().restoredSuppressed(root), true, 0);
             }
         }
         int discoveryDiagnostics = diagnostics.size();
@@ -185,16 +186,20 @@ public final class Analyzer {
         diagnostics.addAll(suppression.notes());
         if (cacheKey != null) {
             List<Diagnostic> computed = diagnostics.subList(discoveryDiagnostics, diagnostics.size());
-            store(cacheKey, CachedScan.of(cacheKey.settings(), cacheKey.inputs().hash(), parsed.files().size(), methods.size(),
-                    suppression.kept(), suppression.suppressed(), computed), diagnostics);
+            store(cacheKey, root, parsed.files().size(), methods.size(), suppression, computed, diagnostics);
+            diagnostics.addAll(cacheKey.cache().notes());
         }
         diagnostics.sort(DiagnosticOrder.INSTANCE);
         return new AnalysisResult(descriptors, suppression.kept(), diagnostics, root, parsed.files().size(), methods.size(),
                 timings, suppression.suppressed(), false, treesFromCache);
     }
 
-    /** Where and under which hashes this scan's result is cached; null when it cannot be (code or a file unreadable). */
-    private CacheEntryKey cacheKey(AnalysisOptions options, Path root, List<Rule> active, SourceDiscovery.Result sources) {
+    /**
+     * Where and under which hashes this scan's result is cached; null when it cannot be (code or a
+     * file unreadable, or the cache refused: then with a warning).
+     */
+    private CacheEntryKey cacheKey(AnalysisOptions options, Path root, List<Rule> active, SourceDiscovery.Result sources,
+            List<Diagnostic> diagnostics) {
         List<Class<?>> code = new ArrayList<>(List.of(Analyzer.class, JavaParser.class, CCJSqlParserUtil.class));
         active.forEach(rule -> code.add(rule.getClass()));
         Optional<String> settings = CacheKey.settings(options, root,
@@ -205,17 +210,37 @@ public final class Analyzer {
         List<Path> inputFiles = new ArrayList<>(sources.mapperFiles());
         sources.files().forEach(f -> inputFiles.add(f.path()));
         Optional<CacheKey.Inputs> inputs = CacheKey.inputs(inputFiles, options.threads());
-        return inputs.map(i -> new CacheEntryKey(new ScanCache(options.cacheDirectory()), settings.get(), i)).orElse(null);
+        if (inputs.isEmpty()) {
+            return null;
+        }
+        ScanCache cache;
+        try {
+            cache = ScanCache.open(options.cacheDirectory(), root);
+        } catch (ScanCache.Refused e) {
+            diagnostics.add(new Diagnostic(null, 0, 0, Level.WARNING, ScanCache.REFUSED, e.getMessage()));
+            return null;
+        }
+        return new CacheEntryKey(cache, settings.get(), inputs.get());
     }
 
-    /** Writes the entry; a cache that cannot be written leaves a note and the scan's result unchanged. */
-    private static void store(CacheEntryKey key, CachedScan scan, List<Diagnostic> diagnostics) {
+    /**
+     * Writes the entry; a cache that cannot be written leaves a note and the scan's result unchanged.
+     * A result with a file outside the root is not cached (a path read back must stay inside it).
+     */
+    private static void store(CacheEntryKey key, Path root, int files, int methods, Suppressions.Result suppression,
+            List<Diagnostic> computed, List<Diagnostic> diagnostics) {
+        CachedScan scan;
+        try {
+            scan = CachedScan.of(root, key.settings(), key.inputs().hash(), files, methods, suppression.kept(),
+                    suppression.suppressed(), computed);
+        } catch (CachedScan.NotStorable e) {
+            return;
+        }
         try {
             key.cache().write(scan);
         } catch (IOException | RuntimeException e) {
             diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.CACHE_NOT_WRITTEN,
-                    "results not cached in " + key.cache().directory() + ": " + e.getClass().getSimpleName()
-                            + (e.getMessage() == null ? "" : " " + e.getMessage())));
+                    "results not cached in " + key.cache().shownDirectory() + ": " + ScanCache.reason(e)));
         }
     }
 
@@ -225,8 +250,7 @@ public final class Analyzer {
             trees.commit();
         } catch (IOException | RuntimeException e) {
             diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.CACHE_NOT_WRITTEN,
-                    "syntax trees not cached in " + cache.directory() + ": " + e.getClass().getSimpleName()
-                            + (e.getMessage() == null ? "" : " " + e.getMessage())));
+                    "syntax trees not cached in " + cache.shownDirectory() + ": " + ScanCache.reason(e)));
         }
     }
 

@@ -89,7 +89,10 @@ final class AnalysisInput {
             description = "Where results and syntax trees are kept between scans: a scan whose files, options and "
                     + "racelint are all unchanged reads its result from there instead of analysing again; after "
                     + "an edit, only the files whose contents changed are parsed, the others' trees are read "
-                    + "from there. Safe to delete. Default: .racelint/cache in the source root (see --source-root).")
+                    + "from there. Safe to delete. Default: .racelint/cache in the source root (see --source-root). "
+                    + "Entries are signed with a per-user key kept outside the tree (RACELINT_KEY_FILE, default "
+                    + "~/.cache/racelint/cache-key), so a committed or foreign cache is ignored; a cache folder that "
+                    + "is a symbolic link or another user's is not used.")
     Path cacheDir;
 
     @Option(names = "--no-cache", description = "Analyse without reading or writing the cache.")

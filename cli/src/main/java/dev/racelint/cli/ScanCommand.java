@@ -213,7 +213,7 @@ final class ScanCommand implements Callable<Integer> {
         }
         ScanReport report = new ScanReport(VersionProvider.version(), result.rules(), review.findings(),
                 diagnostics, result.sourceRoot(), blankToNull(sarifCategory),
-                result.filesAnalysed(), new FileSourceLines(), review.triage());
+                result.filesAnalysed(), new FileSourceLines(result.sourceRoot()), review.triage());
         long beforeWrite = System.nanoTime();
         ReportWriter writer = switch (format) {
             case text -> new TextReportWriter(useColor(target));

@@ -125,7 +125,7 @@ final class ModuleScan {
             triage = triage.withBaseline(triage.baselined(), fixedHere);
         }
         ScanReport report = new ScanReport(request.toolVersion(), all.rules(), review.findings(), module.diagnostics(),
-                all.sourceRoot(), request.sarifCategory(), ownFiles, new FileSourceLines(), triage);
+                all.sourceRoot(), request.sarifCategory(), ownFiles, new FileSourceLines(all.sourceRoot()), triage);
         return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()), all.fromCache(),
                 all.treesFromCache());
     }

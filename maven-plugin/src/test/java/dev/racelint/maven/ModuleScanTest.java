@@ -138,6 +138,38 @@ class ModuleScanTest {
     }
 
     @Test
+    void aCacheUnderTargetThatIsALinkOutOfTheTreeIsRefusedAndNothingOutsideIsTouched(@TempDir Path outside)
+            throws IOException {
+        twoModules();
+        List<String> expected = ModuleScan.run(request(List.of(appRoot), List.of(clientRoot), null), registry).findings()
+                .stream().map(Finding::fingerprint).toList();
+        Path stale = Files.writeString(Files.createDirectories(outside.resolve("v" + dev.racelint.analyzer.cache.CacheKey.FORMAT))
+                .resolve("trees1.tmp"), "an old temporary pack");
+        Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.fromMillis(0));
+        for (String linked : List.of("app/target/racelint-cache", "app/target")) {
+            Path link = repo.resolve(linked);
+            Files.deleteIfExists(link);
+            Files.createDirectories(link.getParent());
+            Files.createSymbolicLink(link, outside);
+            ModuleScan.Request cached = new ModuleScan.Request(List.of(appRoot), List.of(clientRoot), false, List.of(),
+                    List.of(), allRules, repo, null, "racelint/test", "0.0.0-test", 2,
+                    repo.resolve("app/target/racelint-cache"));
+
+            ModuleScan.Outcome outcome = ModuleScan.run(cached, registry);
+            assertThat(outcome.findings()).extracting(Finding::fingerprint).isEqualTo(expected);
+            assertThat(outcome.report().diagnostics()).filteredOn(d -> d.code().equals("cache-refused"))
+                    .singleElement().satisfies(d -> assertThat(d.message()).contains(linked + " is a symbolic link"));
+            try (java.util.stream.Stream<Path> files = Files.walk(outside)) {
+                assertThat(files.map(f -> outside.relativize(f).toString()).sorted())
+                        .as("nothing written or deleted through " + linked)
+                        .containsExactly("", "v" + dev.racelint.analyzer.cache.CacheKey.FORMAT,
+                                "v" + dev.racelint.analyzer.cache.CacheKey.FORMAT + "/trees1.tmp");
+            }
+            Files.delete(link);
+        }
+    }
+
+    @Test
     void withoutTheUpstreamSourcesTheCrossModulePathIsNotSeen() throws IOException {
         twoModules();
 

@@ -33,8 +33,8 @@ import java.util.stream.Stream;
  */
 public final class CacheKey {
 
-    /** Bumped whenever the cache's layout or the meaning of an entry changes. */
-    public static final int FORMAT = 1;
+    /** Bumped whenever the cache's layout or the meaning of an entry changes (2: signed entries, root-relative paths). */
+    public static final int FORMAT = 2;
 
     private CacheKey() {}
 

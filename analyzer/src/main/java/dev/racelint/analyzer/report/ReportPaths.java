@@ -39,6 +39,36 @@ public final class ReportPaths {
     }
 
     /**
+     * {@code relative}, a {@code /}-separated path read back from a file (a cache entry, say),
+     * resolved against {@code root}; empty unless it names something strictly inside the root: not
+     * absolute, no drive or root component, no {@code ..} segment, nothing that normalises outside.
+     */
+    public static Optional<Path> inside(Path root, String relative) {
+        if (relative == null || relative.isEmpty() || relative.startsWith("/") || relative.startsWith("\\")) {
+            return Optional.empty();
+        }
+        for (String segment : relative.split("[/\\\\]", -1)) {
+            if (segment.equals("..")) {
+                return Optional.empty();
+            }
+        }
+        try {
+            Path path = Path.of(relative);
+            if (path.isAbsolute() || path.getRoot() != null) {
+                return Optional.empty();
+            }
+            Path base = root.toAbsolutePath().normalize();
+            Path resolved = base.resolve(path).normalize();
+            if (!resolved.startsWith(base) || resolved.equals(base)) {
+                return Optional.empty();
+            }
+            return Optional.of(resolved);
+        } catch (java.nio.file.InvalidPathException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The path to show people (terminal and JSON output): relative to {@code root} when possible,
      * else the absolute path; {@code /}-separated either way. A null file gives null.
      */

@@ -22,6 +22,8 @@ class TreePackTest {
     @TempDir
     Path temp;
 
+    private static final UserKey KEY = UserKey.of(new byte[32]);
+
     /** One scan's parse step through the pack; counts the files the parser had to parse. */
     private record Parse(List<ParsedFile> files, int parsed) {}
 
@@ -30,7 +32,7 @@ class TreePackTest {
     }
 
     private Parse parse(List<Path> files, Path root) throws IOException {
-        ScanCache cache = new ScanCache(temp.resolve("cache"));
+        ScanCache cache = new ScanCache(temp.resolve("cache"), temp.resolve("src"), KEY);
         CacheKey.Inputs inputs = CacheKey.inputs(files, 2).orElseThrow();
         List<SourceFile> sources = files.stream().map(f -> new SourceFile(f, 0)).toList();
         try (TreePack pack = TreePack.open(cache, root, inputs).orElseThrow()) {
@@ -146,12 +148,52 @@ class TreePackTest {
         CacheKey.Inputs inputs = CacheKey.inputs(files, 1).orElseThrow();
         SourceFile source = new SourceFile(files.get(0), 0);
         ParsedFile tree = new JavaSourceParser(1).parseAll(List.of(source), n -> {}).files().get(0);
-        TreePack pack = TreePack.open(new ScanCache(temp.resolve("cache")), temp.resolve("src"), inputs).orElseThrow();
+        TreePack pack = TreePack.open(new ScanCache(temp.resolve("cache"), temp.resolve("src"), KEY), temp.resolve("src"), inputs).orElseThrow();
         pack.close();
         pack.save(source, tree);
         try (Stream<Path> list = Files.list(temp.resolve("cache/v" + CacheKey.FORMAT))) {
             assertThat(list.map(p -> p.getFileName().toString())).noneMatch(name -> name.endsWith(".tmp"));
         }
+    }
+
+    @Test
+    void aPackSignedWithAnotherKeyIsNotRead() throws IOException {
+        // another machine's pack maps the first file's contents to the second file's tree
+        List<Path> files = write(2);
+        ScanCache otherMachine = new ScanCache(temp.resolve("cache"), temp.resolve("src"), UserKey.of(new byte[] {
+                9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9}));
+        CacheKey.Inputs inputs = CacheKey.inputs(files, 1).orElseThrow();
+        ParsedFile harmless = new JavaSourceParser(1).parseAll(List.of(new SourceFile(files.get(1), 0)), n -> {})
+                .files().get(0);
+        try (TreePack forged = TreePack.open(otherMachine, temp.resolve("src"), inputs).orElseThrow()) {
+            forged.save(new SourceFile(files.get(0), 0), harmless);
+            forged.commit();
+        }
+        assertThat(packs()).hasSize(1);
+
+        ScanCache mine = new ScanCache(temp.resolve("cache"), temp.resolve("src"), KEY);
+        try (TreePack pack = TreePack.open(mine, temp.resolve("src"), inputs).orElseThrow()) {
+            assertThat(pack.load(new SourceFile(files.get(0), 0))).isNull();
+        }
+        assertThat(mine.notes()).extracting(d -> d.code()).containsExactly(ScanCache.ENTRY_IGNORED);
+        Parse parsed = parse(files);
+        assertThat(parsed.parsed()).isEqualTo(2);
+        assertThat(parsed.files().get(0).unit().toString()).contains("class C0");
+    }
+
+    @Test
+    void theCleanUpNeverFollowsOrRemovesALink() throws IOException {
+        List<Path> files = write(1);
+        parse(files);
+        Path outside = Files.createDirectories(temp.resolve("outside"));
+        Path target = Files.writeString(outside.resolve("trees1.tmp"), "not racelint's");
+        Files.setLastModifiedTime(target, java.nio.file.attribute.FileTime.fromMillis(0));
+        Path link = packs().get(0).resolveSibling("trees1.tmp");
+        Files.createSymbolicLink(link, target);
+        Files.writeString(files.get(0), "class C0 { void f() { g(7); } }\n", StandardCharsets.UTF_8);
+        parse(files);
+        assertThat(target).content().isEqualTo("not racelint's");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
     }
 
     @Test

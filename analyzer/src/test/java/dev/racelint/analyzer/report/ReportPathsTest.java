@@ -18,6 +18,17 @@ class ReportPathsTest {
     }
 
     @Test
+    void insideResolvesOnlyPathsThatStayUnderTheRoot() {
+        assertThat(ReportPaths.inside(ROOT, "src/A.java")).contains(ROOT.resolve("src/A.java"));
+        assertThat(ReportPaths.inside(ROOT, "src/./B.java")).contains(ROOT.resolve("src/B.java"));
+        for (String leaving : new String[] {"../../../../secret/credentials", "src/../../x", "src/..", "..", "/etc/passwd",
+                "\\server\\share", "src\\..\\..\\x", "", ".", "a\u0000b"}) {
+            assertThat(ReportPaths.inside(ROOT, leaving)).as(leaving).isEmpty();
+        }
+        assertThat(ReportPaths.inside(ROOT, null)).isEmpty();
+    }
+
+    @Test
     void display() {
         assertThat(ReportPaths.display(ROOT, ROOT.resolve("My Orders/Café.java"))).isEqualTo("My Orders/Café.java");
         assertThat(ReportPaths.display(ROOT, null)).isNull();
