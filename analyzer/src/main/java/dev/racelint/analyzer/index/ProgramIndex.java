@@ -168,9 +168,12 @@ public final class ProgramIndex {
         TypeDeclaration<?> decl = type.declaration();
         for (BodyDeclaration<?> member : decl.getMembers()) {
             if (member instanceof FieldDeclaration field) {
-                field.getVariables().forEach(v -> type.fieldTypes.put(v.getNameAsString(), v.getType()));
+                field.getVariables().forEach(v -> {
+                    type.fieldTypes.put(v.getNameAsString(), v.getType());
+                    type.fieldDeclarators.putIfAbsent(v.getNameAsString(), v);
+                });
             } else if (member instanceof CallableDeclaration<?> callable) {
-                type.methods.add(addMethod(type, callable, false));
+                type.addMethod(addMethod(type, callable, false));
             }
         }
         if (decl instanceof RecordDeclaration record) {
@@ -360,8 +363,8 @@ public final class ProgramIndex {
                 continue;
             }
             List<MethodInfo> found = new ArrayList<>();
-            for (MethodInfo m : ref.project().methods()) {
-                if (m.name().equals(name) && m.acceptsArity(arity)) {
+            for (MethodInfo m : ref.project().methodsNamed(name)) {
+                if (m.acceptsArity(arity)) {
                     found.add(m);
                 }
             }
