@@ -99,6 +99,7 @@ class FileTimeLimitTest {
         assertThat(tooSlow(over)).singleElement().satisfies(d -> {
             assertThat(d.file()).isEqualTo(slow);
             assertThat(d.level()).isEqualTo(Level.WARNING);
+            assertThat(d.fileSkipped()).as("counted among the files that could not be analysed").isTrue();
             assertThat(d.message()).contains("rules phase", "per-file limit of 81 s",
                     "other machines may report differently");
         });

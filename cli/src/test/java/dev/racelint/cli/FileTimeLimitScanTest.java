@@ -57,6 +57,7 @@ class FileTimeLimitScanTest {
         });
         assertThat(tooSlow).singleElement().asString()
                 .startsWith("src/main/java/demo/Big.java: ").contains(LIMIT_SECONDS + " s");
+        assertThat(Files.readString(log)).as("the summary").contains("; 1 file could not be analysed");
         List<String> found = new ArrayList<>();
         doc.path("findings").forEach(f -> found.add(f.path("ruleId").asText() + " " + f.path("file").asText()));
         assertThat(found).containsExactly("io-in-transaction src/main/java/demo/CheckoutService.java");
