@@ -49,6 +49,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
@@ -195,8 +196,8 @@ public final class Analyzer {
         // the findings are sorted afterwards, so the result does not depend on the interleaving. What a
         // method reports is kept apart until the end: a file that runs out of time keeps none of it,
         // whichever of its methods happened to be done first.
-        List<List<Finding>> reported = new ArrayList<>(java.util.Collections.nCopies(methods.size(), null));
-        List<List<Diagnostic>> failed = new ArrayList<>(java.util.Collections.nCopies(methods.size(), null));
+        AtomicReferenceArray<List<Finding>> reported = new AtomicReferenceArray<>(methods.size());
+        AtomicReferenceArray<List<Diagnostic>> failed = new AtomicReferenceArray<>(methods.size());
         AtomicInteger done = new AtomicInteger();
         forEachMethod(methods, options.threads(), method -> {
             try {
