@@ -1,6 +1,8 @@
 package dev.racelint.analyzer;
 
+import dev.racelint.analyzer.parse.JavaSourceParser;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -17,6 +19,9 @@ import java.util.Set;
  * @param sourceRoot    directory URIs are relative to; null = the git work tree holding the
  *                      first path, else that path
  * @param cacheDirectory where results are cached between scans (see {@code ScanCache}); null = no cache
+ * @param fileTimeLimit how long one file may take to parse, and again how long all of its analysis
+ *                      after parsing may take together, before the rest of it is given up with a
+ *                      {@code too-slow} diagnostic (see {@code FileBudget})
  */
 public record AnalysisOptions(
         List<Path> paths,
@@ -27,9 +32,12 @@ public record AnalysisOptions(
         Set<String> ruleIds,
         long maxFileBytes,
         Path sourceRoot,
-        Path cacheDirectory) {
+        Path cacheDirectory,
+        Duration fileTimeLimit) {
 
     public static final long DEFAULT_MAX_FILE_BYTES = 10L * 1024 * 1024;
+    /** The default {@link #fileTimeLimit()}: far above what a real file needs, low enough that no file stalls a scan. */
+    public static final Duration DEFAULT_FILE_TIME_LIMIT = JavaSourceParser.DEFAULT_FILE_TIME_LIMIT;
 
     public AnalysisOptions {
         paths = List.copyOf(paths);
@@ -37,6 +45,16 @@ public record AnalysisOptions(
         classpath = List.copyOf(classpath);
         ruleIds = Set.copyOf(ruleIds);
         threads = Math.max(1, threads);
+        if (fileTimeLimit == null || fileTimeLimit.isNegative() || fileTimeLimit.isZero()) {
+            throw new IllegalArgumentException("the per-file time limit must be positive: " + fileTimeLimit);
+        }
+    }
+
+    /** With the default per-file time limit. */
+    public AnalysisOptions(List<Path> paths, boolean includeTests, List<String> excludes, List<Path> classpath,
+            int threads, Set<String> ruleIds, long maxFileBytes, Path sourceRoot, Path cacheDirectory) {
+        this(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes, sourceRoot, cacheDirectory,
+                DEFAULT_FILE_TIME_LIMIT);
     }
 
     /** Without a cache. */
@@ -53,7 +71,13 @@ public record AnalysisOptions(
     /** The same options with results cached in {@code directory} (null: no cache). */
     public AnalysisOptions withCacheDirectory(Path directory) {
         return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
-                sourceRoot, directory);
+                sourceRoot, directory, fileTimeLimit);
+    }
+
+    /** The same options with another per-file time limit. */
+    public AnalysisOptions withFileTimeLimit(Duration limit) {
+        return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
+                sourceRoot, cacheDirectory, limit);
     }
 
     /** The directory report URIs are relative to: {@link #sourceRoot()}, else found from the first path. */

@@ -14,6 +14,7 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.handlers.HandlerModel;
 import dev.racelint.analyzer.handlers.JobFacts;
 import dev.racelint.analyzer.handlers.Reachability;
+import dev.racelint.analyzer.index.FileBudget;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.MethodTasks;
 import dev.racelint.analyzer.index.ProgramIndex;
@@ -21,6 +22,7 @@ import dev.racelint.analyzer.locks.LockModel;
 import dev.racelint.analyzer.locks.LockOrderGraph;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
 import dev.racelint.analyzer.parse.JavaSourceParser;
+import dev.racelint.analyzer.parse.ParsedFile;
 import dev.racelint.analyzer.parse.TreeStore;
 import dev.racelint.analyzer.persistence.DbOpClassifier;
 import dev.racelint.analyzer.persistence.EntityModel;
@@ -46,8 +48,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
 /**
@@ -68,18 +71,23 @@ public final class Analyzer {
 
     private final List<Rule> rules;
     private final ApiCatalogue catalogue;
+    /** Times each file's work against its limit: {@link System#nanoTime()}, or a test's step counter. */
+    private final LongSupplier clock;
 
     public Analyzer(List<Rule> rules, ApiCatalogue catalogue) {
+        this(rules, catalogue, System::nanoTime);
+    }
+
+    Analyzer(List<Rule> rules, ApiCatalogue catalogue, LongSupplier clock) {
         this.rules = List.copyOf(rules);
         this.catalogue = catalogue;
+        this.clock = clock;
     }
 
     public AnalysisResult analyze(AnalysisOptions options, ProgressListener progress) {
         LinkedHashMap<String, Long> timings = new LinkedHashMap<>();
         List<Diagnostic> diagnostics = new ArrayList<>();
-        List<Rule> active = rules.stream()
-                .filter(r -> options.ruleIds().isEmpty() || options.ruleIds().contains(r.descriptor().id()))
-                .toList();
+        List<Rule> active = activeRules(options);
 
         long t0 = System.nanoTime();
         SourceDiscovery discovery = new SourceDiscovery(options.includeTests(), options.excludes(), options.maxFileBytes());
@@ -105,7 +113,7 @@ public final class Analyzer {
         int discoveryDiagnostics = diagnostics.size();
 
         int total = sources.files().size();
-        JavaSourceParser parser = new JavaSourceParser(options.threads());
+        JavaSourceParser parser = new JavaSourceParser(options.threads(), options.fileTimeLimit());
         // the trees of files unchanged since the last scan are read from the cache, the others parsed
         Optional<TreePack> trees = cacheKey == null ? Optional.empty() : TreePack.open(cacheKey.cache(), root, cacheKey.inputs());
         JavaSourceParser.Result parsed;
@@ -122,17 +130,51 @@ public final class Analyzer {
         diagnostics.addAll(parsed.diagnostics());
         long t2 = lap(timings, "parse", t1);
 
-        ProgramIndex index = ProgramIndex.build(parsed.files(), options.threads());
-        long t3 = lap(timings, "index", t2);
+        FileBudget budget = new FileBudget(parsed.files().stream().map(ParsedFile::path).toList(),
+                options.fileTimeLimit(), clock);
+        Analysed analysed = analyseTrees(parsed.files(), sources.mapperFiles(), options, budget, progress, timings,
+                diagnostics, t2);
+
+        List<Finding> sorted = new ArrayList<>(analysed.findings());
+        sorted.sort(FINDING_ORDER);
+        Suppressions.Result suppression = Suppressions.apply(sorted, parsed.files());
+        diagnostics.addAll(suppression.notes());
+        // a file given up for time makes the result depend on the machine: the next scan tries again
+        boolean givenUpForTime = diagnostics.stream().anyMatch(d -> FileBudget.TOO_SLOW.equals(d.code()));
+        if (cacheKey != null) {
+            if (!givenUpForTime) {
+                List<Diagnostic> computed = diagnostics.subList(discoveryDiagnostics, diagnostics.size());
+                store(cacheKey, root, parsed.files().size(), analysed.methods(), suppression, computed, diagnostics);
+            }
+            diagnostics.addAll(cacheKey.cache().notes());
+        }
+        diagnostics.sort(DiagnosticOrder.INSTANCE);
+        return new AnalysisResult(descriptors, suppression.kept(), diagnostics, root, parsed.files().size(), analysed.methods(),
+                timings, suppression.suppressed(), false, treesFromCache);
+    }
+
+    /** What the analysis of the parsed trees gave: the findings, unsorted, and the number of methods. */
+    record Analysed(List<Finding> findings, int methods) {}
+
+    /**
+     * Everything after parsing, up to the rules' findings: index, call graph, models, per-method facts
+     * and rules, each file's share charged to {@code budget}. The diagnostics it makes (rule failures,
+     * SQL fallbacks, files given up for time) are added to {@code diagnostics}.
+     */
+    Analysed analyseTrees(List<ParsedFile> files, List<Path> mapperFiles, AnalysisOptions options, FileBudget budget,
+            ProgressListener progress, LinkedHashMap<String, Long> timings, List<Diagnostic> diagnostics, long since) {
+        List<Rule> active = activeRules(options);
+        ProgramIndex index = ProgramIndex.build(files, options.threads(), budget);
+        long t3 = lap(timings, "index", since);
 
         ClasspathTypes classpath = options.classpath().isEmpty() ? ClasspathTypes.NONE
                 : SymbolSolverTypes.create(index, options.classpath(), diagnostics);
         CallResolver resolver = new CallResolver(index, new ExpressionTyper(index, classpath), catalogue);
-        CallGraph graph = new CallGraphBuilder(index, resolver).build(options.threads());
+        CallGraph graph = new CallGraphBuilder(index, resolver).build(options.threads(), budget);
         long t4 = lap(timings, "callgraph", t3);
 
         TransactionModel transactions = new TransactionModel(index, graph);
-        MyBatisXml mappers = MyBatisXml.read(sources.mapperFiles(), diagnostics);
+        MyBatisXml mappers = MyBatisXml.read(mapperFiles, diagnostics);
         SqlFactsSource sql = new SqlFactsSource(index);
         PersistenceModel persistence = new PersistenceModel(index, resolver,
                 new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers));
@@ -145,33 +187,52 @@ public final class Analyzer {
         List<MethodInfo> methods = index.methods();
         // Per-method facts that several rules and the whole-program lock graph read, computed on all
         // cores up front (SQL parsing dominates); each is memoised, so the rule pass only looks them up.
-        forEachMethod(methods, options.threads(), persistence::ops);
+        // A file that has run out of time skips them here; what another file's rules need of them is
+        // still computed then, the same as it would have been here.
+        forEachMethod(methods, options.threads(), m -> budget.run(fileOf(m), PHASE_DB_OPERATIONS, () -> persistence.ops(m)));
         long t6 = lap(timings, "db operations", t5);
-        forEachMethod(methods, options.threads(), locks::scopesIn);
+        forEachMethod(methods, options.threads(), m -> budget.run(fileOf(m), PHASE_LOCK_SCOPES, () -> locks.scopesIn(m)));
         long t7 = lap(timings, "lock scopes", t6);
         LockOrderGraph lockOrder = LockOrderGraph.build(graph, locks);
         long t8 = lap(timings, "lock-order graph", t7);
         // Rules run per method on all threads; every model they read is memoised in concurrent maps, and
-        // the findings are sorted afterwards, so the result does not depend on the interleaving.
-        Set<Finding> findings = ConcurrentHashMap.newKeySet();
-        List<Diagnostic> ruleFailures = java.util.Collections.synchronizedList(new ArrayList<>());
+        // the findings are sorted afterwards, so the result does not depend on the interleaving. What a
+        // method reports is kept apart until the end: a file that runs out of time keeps none of it,
+        // whichever of its methods happened to be done first.
+        AtomicReferenceArray<List<Finding>> reported = new AtomicReferenceArray<>(methods.size());
+        AtomicReferenceArray<List<Diagnostic>> failed = new AtomicReferenceArray<>(methods.size());
         AtomicInteger done = new AtomicInteger();
         forEachMethod(methods, options.threads(), method -> {
-            MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability, locks,
-                    lockOrder, retries, jobs);
-            for (Rule rule : active) {
-                try {
-                    rule.check(context, findings::add);
-                } catch (RuntimeException | StackOverflowError e) {
-                    ruleFailures.add(new Diagnostic(method.declaringType().file().path(),
-                            method.nameNode().getBegin().map(p -> p.line).orElse(0), 0, Level.WARNING,
-                            "rule-failure", "rule " + rule.descriptor().id() + " failed on " + method.displayName()
-                                    + ": " + e.getClass().getSimpleName()));
-                }
+            try {
+                budget.run(fileOf(method), PHASE_RULES, () -> {
+                    List<Finding> found = new ArrayList<>();
+                    List<Diagnostic> failures = new ArrayList<>();
+                    MethodContext context = new MethodContext(method, transactions, persistence, handlers, reachability,
+                            locks, lockOrder, retries, jobs);
+                    for (Rule rule : active) {
+                        try {
+                            rule.check(context, found::add);
+                        } catch (RuntimeException | StackOverflowError e) {
+                            failures.add(new Diagnostic(method.declaringType().file().path(),
+                                    method.nameNode().getBegin().map(p -> p.line).orElse(0), 0, Level.WARNING,
+                                    "rule-failure", "rule " + rule.descriptor().id() + " failed on " + method.displayName()
+                                            + ": " + e.getClass().getSimpleName()));
+                        }
+                    }
+                    reported.set(method.id(), found);
+                    failed.set(method.id(), failures);
+                });
+            } finally {
+                progress.methodsAnalysed(done.incrementAndGet(), methods.size());
             }
-            progress.methodsAnalysed(done.incrementAndGet(), methods.size());
         });
-        diagnostics.addAll(ruleFailures);
+        Set<Finding> findings = new java.util.HashSet<>();
+        for (MethodInfo method : methods) {
+            if (reported.get(method.id()) != null && !budget.ranOut(fileOf(method))) {
+                findings.addAll(reported.get(method.id()));
+                diagnostics.addAll(failed.get(method.id()));
+            }
+        }
         lap(timings, "rules", t8);
         for (String text : sql.stats().fallbackExamples()) {
             String oneLine = text.replaceAll("\\s+", " ").trim();
@@ -179,19 +240,25 @@ public final class Analyzer {
                     "SQL not understood by JSqlParser, read with the token model: "
                             + (oneLine.length() > 160 ? oneLine.substring(0, 160) + "..." : oneLine)));
         }
+        diagnostics.addAll(budget.diagnostics());
+        return new Analysed(new ArrayList<>(findings), methods.size());
+    }
 
-        List<Finding> sorted = new ArrayList<>(findings);
-        sorted.sort(FINDING_ORDER);
-        Suppressions.Result suppression = Suppressions.apply(sorted, parsed.files());
-        diagnostics.addAll(suppression.notes());
-        if (cacheKey != null) {
-            List<Diagnostic> computed = diagnostics.subList(discoveryDiagnostics, diagnostics.size());
-            store(cacheKey, root, parsed.files().size(), methods.size(), suppression, computed, diagnostics);
-            diagnostics.addAll(cacheKey.cache().notes());
-        }
-        diagnostics.sort(DiagnosticOrder.INSTANCE);
-        return new AnalysisResult(descriptors, suppression.kept(), diagnostics, root, parsed.files().size(), methods.size(),
-                timings, suppression.suppressed(), false, treesFromCache);
+    /** The name of the per-method database-operations step in {@code too-slow} diagnostics. */
+    static final String PHASE_DB_OPERATIONS = "database operations";
+    /** The name of the per-method lock-scopes step in {@code too-slow} diagnostics. */
+    static final String PHASE_LOCK_SCOPES = "lock scopes";
+    /** The name of the rule pass in {@code too-slow} diagnostics. */
+    static final String PHASE_RULES = "rules";
+
+    private static Path fileOf(MethodInfo method) {
+        return method.declaringType().file().path();
+    }
+
+    private List<Rule> activeRules(AnalysisOptions options) {
+        return rules.stream()
+                .filter(r -> options.ruleIds().isEmpty() || options.ruleIds().contains(r.descriptor().id()))
+                .toList();
     }
 
     /**

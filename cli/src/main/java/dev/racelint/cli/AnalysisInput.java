@@ -77,6 +77,11 @@ final class AnalysisInput {
                     + "suffixes are accepted.")
     long maxFileSize = AnalysisOptions.DEFAULT_MAX_FILE_BYTES;
 
+    @Option(names = "--file-time-limit", paramLabel = "SECONDS",
+            description = "Give up a file (with a too-slow diagnostic; the scan goes on) whose parsing takes longer "
+                    + "than this, or whose analysis after parsing does, all phases together. Default: 60.")
+    long fileTimeLimitSeconds = AnalysisOptions.DEFAULT_FILE_TIME_LIMIT.toSeconds();
+
     @Option(names = "--config", paramLabel = "FILE", showDefaultValue = Visibility.NEVER,
             description = "Project configuration (rules, levels, excludes, your own API wrappers; see 'racelint "
                     + "init'). Default: racelint.yml or .racelint.yml in the first PATH, if there is one.")
@@ -125,7 +130,8 @@ final class AnalysisInput {
             }
         }
         AnalysisOptions options = new AnalysisOptions(checkedPaths(), includeTests, allExcludes, checkedClasspath(),
-                checkedThreads(), rules, checkedMaxFileSize(), checkedSourceRoot());
+                checkedThreads(), rules, checkedMaxFileSize(), checkedSourceRoot())
+                .withFileTimeLimit(checkedFileTimeLimit());
         if (noCache) {
             return options;
         }
@@ -394,6 +400,13 @@ final class AnalysisInput {
             throw usage("--max-file-size must be a positive number of bytes, not " + maxFileSize);
         }
         return maxFileSize;
+    }
+
+    private java.time.Duration checkedFileTimeLimit() {
+        if (fileTimeLimitSeconds < 1) {
+            throw usage("--file-time-limit must be a positive number of seconds, not " + fileTimeLimitSeconds);
+        }
+        return java.time.Duration.ofSeconds(fileTimeLimitSeconds);
     }
 
     private Set<String> checkedRuleIds(RuleRegistry registry) {

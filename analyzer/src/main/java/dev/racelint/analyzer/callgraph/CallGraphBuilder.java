@@ -20,6 +20,7 @@ import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.index.Annotations;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.MethodMemo;
+import dev.racelint.analyzer.index.FileBudget;
 import dev.racelint.analyzer.index.MethodTasks;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.index.SourceLocations;
@@ -48,6 +49,9 @@ public final class CallGraphBuilder {
             "org.springframework.transaction.event.TransactionalEventListener",
             "org.springframework.transaction.event.TransactionalApplicationListener");
 
+    /** The name of this phase in {@code too-slow} diagnostics. */
+    public static final String PHASE = "call graph";
+
     private final ProgramIndex index;
     private final CallResolver resolver;
     private final Annotations annotations;
@@ -70,18 +74,34 @@ public final class CallGraphBuilder {
      * in source order; the resolver's memos are thread-safe; so the graph does not depend on the threads.
      */
     public CallGraph build(int threads) {
+        return build(threads, FileBudget.UNLIMITED);
+    }
+
+    /**
+     * As {@link #build(int)}, each walk charged to its file's budget. The methods of a file that runs
+     * out before the graph is complete get no facts at all, not the walks that happened to finish
+     * first, so the graph depends only on whether the file ran out, not on the order of the walks.
+     */
+    public CallGraph build(int threads, FileBudget budget) {
         indexEventListeners();
         List<MethodInfo> methods = index.methods();
         MethodFacts[] facts = new MethodFacts[methods.size()];
         MethodTasks.forEach(methods, threads, m -> {
             MethodFacts f = new MethodFacts(m);
-            try {
-                walk(m, f);
-            } catch (StackOverflowError e) {
-                // A pathological body (thousands of nested expressions): keep what was found.
-            }
+            budget.run(m.declaringType().file().path(), PHASE, () -> {
+                try {
+                    walk(m, f);
+                } catch (StackOverflowError e) {
+                    // A pathological body (thousands of nested expressions): keep what was found.
+                }
+            });
             facts[m.id()] = f;
         });
+        for (MethodInfo m : methods) {
+            if (budget.ranOut(m.declaringType().file().path())) {
+                facts[m.id()] = new MethodFacts(m);
+            }
+        }
         return new CallGraph(index, facts);
     }
 

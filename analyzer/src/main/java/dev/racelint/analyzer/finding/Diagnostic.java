@@ -13,9 +13,9 @@ import java.nio.file.Path;
  */
 public record Diagnostic(Path file, int line, int column, Level level, String code, String message) {
 
-    /** Codes meaning the file was left out of the analysis (the others only qualify it). */
+    /** Codes meaning the file was left out of the analysis (the others only qualify it); too-slow keeps none of its findings. */
     private static final java.util.Set<String> SKIPPING = java.util.Set.of(
-            "parse-error", "too-deep", "unreadable", "file-too-large", "path-not-found", "outside-root");
+            "parse-error", "too-deep", "unreadable", "file-too-large", "path-not-found", "outside-root", "too-slow");
 
     /** Code of the note for a SQL statement JSqlParser could not parse (read by the weaker token model). */
     public static final String SQL_FALLBACK = "sql-fallback";

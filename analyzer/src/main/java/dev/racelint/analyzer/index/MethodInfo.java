@@ -13,6 +13,9 @@ import java.util.stream.Collectors;
  * (whose {@code anonymous} flag is set: they run whenever their object is called, not inline).
  */
 public final class MethodInfo {
+    /** The name a constructor goes by, as in class files: no method can be called that. */
+    public static final String CONSTRUCTOR_NAME = "<init>";
+
     private final int id;
     private final TypeInfo declaringType;
     private final CallableDeclaration<?> declaration;
@@ -30,7 +33,7 @@ public final class MethodInfo {
         this.anonymous = anonymous;
         // asked for at every method lookup (the arity test for each candidate): read once from the tree
         this.constructor = declaration.isConstructorDeclaration();
-        this.name = constructor ? "<init>" : declaration.getNameAsString();
+        this.name = constructor ? CONSTRUCTOR_NAME : declaration.getNameAsString();
         this.parameterCount = declaration.getParameters().size();
         this.varArgs = declaration.getParameters().stream().anyMatch(Parameter::isVarArgs);
         String params = declaration.getParameters().stream()

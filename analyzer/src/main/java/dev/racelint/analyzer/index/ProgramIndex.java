@@ -60,18 +60,31 @@ public final class ProgramIndex {
     private final ConcurrentHashMap<SimpleNameKey, TypeRef> simpleNames =
             new ConcurrentHashMap<>();
 
+    /** The name of this phase in {@code too-slow} diagnostics. */
+    public static final String PHASE = "index";
+
     public static ProgramIndex build(List<ParsedFile> parsed) {
         return build(parsed, 1);
     }
 
     /** Indexes {@code parsed}; the walks that find each file's declarations run on {@code threads} threads. */
     public static ProgramIndex build(List<ParsedFile> parsed, int threads) {
+        return build(parsed, threads, FileBudget.UNLIMITED);
+    }
+
+    /**
+     * As {@link #build(List, int)}, charging each file's part to its budget. Every file is indexed
+     * whatever it costs: the other files' calls resolve against its declarations.
+     */
+    public static ProgramIndex build(List<ParsedFile> parsed, int threads, FileBudget budget) {
         ProgramIndex index = new ProgramIndex();
         DeclarationNodes[] found = new DeclarationNodes[parsed.size()];
         List<Integer> positions = java.util.stream.IntStream.range(0, parsed.size()).boxed().toList();
-        MethodTasks.forEach(positions, threads, i -> found[i] = DeclarationNodes.of(parsed.get(i).unit()));
+        MethodTasks.forEach(positions, threads, i -> budget.charge(parsed.get(i).path(), PHASE,
+                () -> found[i] = DeclarationNodes.of(parsed.get(i).unit())));
         for (int i = 0; i < found.length; i++) {
-            index.addFile(parsed.get(i), found[i]);
+            int position = i;
+            budget.charge(parsed.get(i).path(), PHASE, () -> index.addFile(parsed.get(position), found[position]));
             found[i] = null;
         }
         for (TypeInfo type : index.types) {
@@ -168,9 +181,12 @@ public final class ProgramIndex {
         TypeDeclaration<?> decl = type.declaration();
         for (BodyDeclaration<?> member : decl.getMembers()) {
             if (member instanceof FieldDeclaration field) {
-                field.getVariables().forEach(v -> type.fieldTypes.put(v.getNameAsString(), v.getType()));
+                field.getVariables().forEach(v -> {
+                    type.fieldTypes.put(v.getNameAsString(), v.getType());
+                    type.fieldDeclarators.putIfAbsent(v.getNameAsString(), v);
+                });
             } else if (member instanceof CallableDeclaration<?> callable) {
-                type.methods.add(addMethod(type, callable, false));
+                type.addMethod(addMethod(type, callable, false));
             }
         }
         if (decl instanceof RecordDeclaration record) {
@@ -360,8 +376,8 @@ public final class ProgramIndex {
                 continue;
             }
             List<MethodInfo> found = new ArrayList<>();
-            for (MethodInfo m : ref.project().methods()) {
-                if (m.name().equals(name) && m.acceptsArity(arity)) {
+            for (MethodInfo m : ref.project().methodsNamed(name)) {
+                if (m.acceptsArity(arity)) {
                     found.add(m);
                 }
             }

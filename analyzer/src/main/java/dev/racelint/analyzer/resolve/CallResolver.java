@@ -293,7 +293,7 @@ public final class CallResolver {
             if (!typeArguments.isEmpty() && bindsOtherArguments(sub, receiver, typeArguments)) {
                 continue;
             }
-            for (MethodInfo m : sub.methods()) {
+            for (MethodInfo m : sameNamed(sub, found)) {
                 for (MethodInfo f : found) {
                     if (m.name().equals(f.name()) && m.parameterCount() == f.parameterCount() && !m.isStatic()) {
                         out.add(m);
@@ -302,6 +302,18 @@ public final class CallResolver {
             }
         }
         return new ArrayList<>(out);
+    }
+
+    /** The methods of {@code type} named as one of {@code found}, in declaration order, without looking at the others. */
+    private static List<MethodInfo> sameNamed(TypeInfo type, List<MethodInfo> found) {
+        List<String> names = found.stream().map(MethodInfo::name).distinct().toList();
+        if (names.size() == 1) {
+            return type.methodsNamed(names.get(0));
+        }
+        List<MethodInfo> out = new ArrayList<>();
+        names.forEach(n -> out.addAll(type.methodsNamed(n)));
+        out.sort(java.util.Comparator.comparingInt(MethodInfo::id));
+        return out;
     }
 
     /** Does {@code sub} (or an ancestor on its way) extend {@code target} with arguments other than {@code wanted}? */
@@ -388,11 +400,7 @@ public final class CallResolver {
         List<MethodInfo> found = new ArrayList<>();
         for (TypeRef t : index.supertypeClosure(owner)) {
             if (t.isProject()) {
-                for (MethodInfo m : t.project().methods()) {
-                    if (m.name().equals(name)) {
-                        found.add(m);
-                    }
-                }
+                found.addAll(t.project().methodsNamed(name));
                 if (!found.isEmpty()) {
                     break;
                 }
@@ -408,8 +416,8 @@ public final class CallResolver {
             return List.of();
         }
         List<MethodInfo> out = new ArrayList<>();
-        for (MethodInfo m : type.project().methods()) {
-            if (m.isConstructor() && m.acceptsArity(creation.getArguments().size())) {
+        for (MethodInfo m : type.project().methodsNamed(MethodInfo.CONSTRUCTOR_NAME)) {
+            if (m.acceptsArity(creation.getArguments().size())) {
                 out.add(m);
             }
         }

@@ -8,6 +8,7 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.PatternExpr;
 import com.github.javaparser.ast.expr.TypePatternExpr;
 import com.github.javaparser.ast.expr.VariableDeclarationExpr;
@@ -20,6 +21,8 @@ import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchEntry;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.type.Type;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Finds the declaration of a local variable or parameter visible at a point in a method body. */
 public final class LocalVariables {
@@ -111,7 +114,7 @@ public final class LocalVariables {
             return null;
         }
         // Pattern variables ("x instanceof Foo f") in an enclosing condition.
-        for (Node sibling : scope.getChildNodes()) {
+        for (Node sibling : expressionChildren(scope)) {
             if (sibling == child || !(sibling instanceof Expression)) {
                 continue;
             }
@@ -122,6 +125,24 @@ public final class LocalVariables {
             }
         }
         return null;
+    }
+
+    /**
+     * The children of {@code scope} that can be expressions. A type's or an anonymous class's members are
+     * skipped without being looked at: a look-up that climbs through a class with thousands of methods
+     * would otherwise step over all of them, making the methods of one class quadratic.
+     */
+    private static List<? extends Node> expressionChildren(Node scope) {
+        if (scope instanceof TypeDeclaration<?> type) {
+            return type.getAnnotations();
+        }
+        if (scope instanceof ObjectCreationExpr creation && creation.getAnonymousClassBody().isPresent()) {
+            List<Node> out = new ArrayList<>();
+            creation.getScope().ifPresent(out::add);
+            out.addAll(creation.getArguments());
+            return out;
+        }
+        return scope.getChildNodes();
     }
 
     private static Local declaredBefore(String name, NodeList<Statement> statements, Node child) {

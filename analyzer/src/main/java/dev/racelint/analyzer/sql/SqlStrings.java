@@ -83,6 +83,7 @@ public final class SqlStrings {
 
     private final NodeMemo<Optional<String>> memo = new NodeMemo<>();
     private final NodeMemo<Value> declarations = new NodeMemo<>();
+    private final NodeMemo<Set<String>> assignedNames = new NodeMemo<>();
 
     /** The text of {@code expr} when it is a String this class can read; else empty. */
     public Optional<String> valueOf(Expression expr, ProgramIndex index) {
@@ -404,13 +405,9 @@ public final class SqlStrings {
                 continue;
             }
             TypeInfo t = ref.project();
-            Optional<FieldDeclaration> decl = t.declaration().getFieldByName(name);
-            if (decl.isPresent()) {
-                for (VariableDeclarator v : decl.get().getVariables()) {
-                    if (v.getNameAsString().equals(name)) {
-                        return new Field(t, decl.get(), v);
-                    }
-                }
+            VariableDeclarator v = t.fieldDeclarator(name);
+            if (v != null && v.getParentNode().orElse(null) instanceof FieldDeclaration decl) {
+                return new Field(t, decl, v);
             }
         }
         return null;
@@ -521,15 +518,31 @@ public final class SqlStrings {
     }
 
     /** Is a field named {@code name} of {@code owner} assigned anywhere in its file? */
-    private static boolean assignedInFile(String name, TypeInfo owner) {
+    private boolean assignedInFile(String name, TypeInfo owner) {
         Node root = owner.file() != null ? owner.file().unit() : owner.declaration();
+        return assignedNames(root).contains(name);
+    }
+
+    /**
+     * The names assigned anywhere under {@code root} (as a plain name or a field access), found in one
+     * walk per file: walking the file for each field read made a class's constants quadratic in its size.
+     */
+    private Set<String> assignedNames(Node root) {
+        Set<String> known = assignedNames.get(root);
+        if (known != null) {
+            return known;
+        }
+        Set<String> names = new java.util.HashSet<>();
         for (AssignExpr a : root.findAll(AssignExpr.class)) {
             Expression target = a.getTarget();
-            if (target instanceof NameExpr n && n.getNameAsString().equals(name)
-                    || target instanceof FieldAccessExpr f && f.getNameAsString().equals(name)) {
-                return true;
+            if (target instanceof NameExpr n) {
+                names.add(n.getNameAsString());
+            } else if (target instanceof FieldAccessExpr f) {
+                names.add(f.getNameAsString());
             }
         }
-        return false;
+        Set<String> frozen = Set.copyOf(names);
+        assignedNames.put(root, frozen);
+        return frozen;
     }
 }

@@ -83,8 +83,8 @@ public final class TransactionModel {
             if (!sup.isProject() || sup.project() == method.declaringType()) {
                 continue;
             }
-            for (MethodInfo m : sup.project().methods()) {
-                if (m.name().equals(method.name()) && m.parameterCount() == method.parameterCount()
+            for (MethodInfo m : sup.project().methodsNamed(method.name())) {
+                if (m.parameterCount() == method.parameterCount()
                         && m.declaration() instanceof MethodDeclaration md) {
                     Optional<AnnotationExpr> inherited = annotations.find(md, ANY_TRANSACTIONAL);
                     if (inherited.isPresent()) {
