@@ -163,7 +163,9 @@ public final class JavaSourceParser {
         for (int i = 0; i < state.length(); i++) {
             if (state.get(i) == RUNNING && now - started.get(i) > limitNanos && state.compareAndSet(i, RUNNING, ABANDONED)) {
                 diagnostics.add(new Diagnostic(sources.get(i).path(), 0, 0, Level.WARNING, "too-slow",
-                        "skipped: parsing took longer than " + TimeUnit.NANOSECONDS.toSeconds(limitNanos) + " s"));
+                        "skipped: parsing took longer than the per-file limit of "
+                                + TimeUnit.NANOSECONDS.toSeconds(limitNanos) + " s (--file-time-limit); where the limit "
+                                + "is reached depends on the machine, so other machines may report differently"));
                 slots.release();
                 progress.accept(done.incrementAndGet());
                 finished.countDown();
