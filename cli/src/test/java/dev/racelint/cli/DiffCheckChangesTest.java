@@ -7,12 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racelint.analyzer.report.SarifAssertions;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -240,12 +237,6 @@ class DiffCheckChangesTest {
     }
 
     private void git(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=racelint-test",
-                "-c", "user.email=test@racelint.dev", "-c", "commit.gpgsign=false", "-C", dir.toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("git " + String.join(" ", args) + ": " + output).isZero();
+        Sources.git(dir, args);
     }
 }

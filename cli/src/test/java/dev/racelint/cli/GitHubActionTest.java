@@ -102,13 +102,7 @@ class GitHubActionTest {
     }
 
     private static void git(Path repo, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=racelint-test",
-                "-c", "user.email=test@racelint.dev", "-c", "commit.gpgsign=false", "-C", repo.toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("git " + String.join(" ", args) + ": " + output).isZero();
+        Sources.git(repo, args);
     }
 
     private record Step(int exitCode, String outputs, String log) {}

@@ -131,4 +131,15 @@ final class Sources {
         command.addAll(java.util.List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     }
+
+    /** Runs git in {@code repo} as a test user (no signing), failing the test on a non-zero exit. */
+    static void git(Path repo, String... args) throws IOException, InterruptedException {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("git", "-c", "user.name=racelint-test",
+                "-c", "user.email=test@racelint.dev", "-c", "commit.gpgsign=false", "-C", repo.toString()));
+        command.addAll(java.util.List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        org.assertj.core.api.Assertions.assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        org.assertj.core.api.Assertions.assertThat(p.exitValue()).as("git " + String.join(" ", args) + ": " + output).isZero();
+    }
 }
