@@ -39,6 +39,59 @@ class ConfigFromTheTreeTest {
         assertThat(scan.out()).endsWith("1 finding (1 error, 0 warnings, 0 notes) in 2 files.\n");
     }
 
+    /**
+     * Each match is linear, but the cost multiplies: patterns x name length x calls. The most patterns
+     * a file may declare, against a 1,001-character type called 300 times, are matched once per type.
+     */
+    @Test
+    @Timeout(value = 15, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // 31 s unmemoised, 0.6 s memoised
+    void theMostTypePatternsAgainstALongTypeCalledOftenDoNotStallTheScan() {
+        String longName = "B" + "a".repeat(1000);
+        StringBuilder config = new StringBuilder("apis:\n");
+        for (int i = 0; i < dev.racelint.analyzer.config.ProjectConfig.MAX_PATTERNS; i++) {
+            config.append("  \"").append(BACKTRACKING).append(i).append("#*\": http\n");
+        }
+        StringBuilder calls = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            calls.append("        target.m();\n");
+        }
+        Sources.write(dir, "src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        // the long-named class beside its caller (a file name that long is more than a file system takes)
+        Sources.write(dir, "src/main/java/demo/Caller.java", "package demo;\n\npublic class Caller {\n    private final "
+                + longName + " target = new " + longName + "();\n\n    public void run() {\n" + calls + "    }\n}\n\nclass "
+                + longName + " {\n    public void m() {}\n}\n");
+        Sources.write(dir, "racelint.yml", config.toString());
+
+        Cli.Run scan = run("scan", dir.toString());
+
+        assertThat(scan.exitCode()).as(scan.toString()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(scan.out()).endsWith("1 finding (1 error, 0 warnings, 0 notes) in 2 files.\n");
+    }
+
+    @Test
+    void moreThanTheAllowedPatternsOrALongerOneAreRefusedAtTheirLine() {
+        Sources.write(dir, "src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        StringBuilder apis = new StringBuilder("apis:\n");
+        for (int i = 0; i <= dev.racelint.analyzer.config.ProjectConfig.MAX_PATTERNS; i++) {
+            apis.append("  \"com.acme.Client").append(i).append("#*\": http\n");
+        }
+        Sources.write(dir, "racelint.yml", apis.toString());
+
+        Cli.Run tooMany = run("scan", dir.toString());
+
+        assertThat(tooMany.exitCode()).as(tooMany.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(tooMany.err()).contains("racelint.yml:" + (dev.racelint.analyzer.config.ProjectConfig.MAX_PATTERNS + 2) + ": more than "
+                + dev.racelint.analyzer.config.ProjectConfig.MAX_PATTERNS + " declared APIs");
+
+        Sources.write(dir, "racelint.yml", "exclude:\n  - \"" + "a".repeat(dev.racelint.analyzer.config.ProjectConfig.MAX_PATTERN_CHARS + 1) + "\"\n");
+
+        Cli.Run tooLong = run("scan", dir.toString());
+
+        assertThat(tooLong.exitCode()).as(tooLong.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(tooLong.err()).contains("racelint.yml:2: exclude glob '").contains("is longer than "
+                + dev.racelint.analyzer.config.ProjectConfig.MAX_PATTERN_CHARS + " characters");
+    }
+
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aSixteenMillionCharacterConfigIsRefusedBeforeItIsParsed() {

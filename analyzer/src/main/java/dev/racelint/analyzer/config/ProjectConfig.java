@@ -61,6 +61,16 @@ public final class ProjectConfig {
     /** A real configuration takes a few hundred bytes; a larger file is refused before it is parsed. */
     public static final int MAX_FILE_BYTES = 256 * 1024;
 
+    /**
+     * At most this many exclude globs, and this many declared APIs: matching is linear in each pattern,
+     * but its cost multiplies with their number and the names matched, so a file from the tree must not
+     * be able to declare thousands (a real one declares a handful).
+     */
+    public static final int MAX_PATTERNS = 500;
+
+    /** The longest exclude glob or declared API target (type pattern and method). */
+    public static final int MAX_PATTERN_CHARS = 256;
+
     /** The settings are two levels deep: YAML nested deeper than this is refused by the parser. */
     private static final int MAX_NESTING = 16;
 
@@ -515,7 +525,7 @@ public final class ProjectConfig {
             return;
         }
         if (value == JsonToken.VALUE_STRING) {
-            out.add(exclude(p, file));
+            out.add(exclude(p, file, out.size()));
             return;
         }
         if (value != JsonToken.START_ARRAY) {
@@ -526,18 +536,31 @@ public final class ProjectConfig {
             if (t != JsonToken.VALUE_STRING) {
                 throw error(p, file, "'" + key + "' entries must be strings (glob patterns)");
             }
-            out.add(exclude(p, file));
+            out.add(exclude(p, file, out.size()));
         }
     }
 
-    private static Exclude exclude(JsonParser p, Path file) throws IOException {
+    private static Exclude exclude(JsonParser p, Path file, int before) throws IOException {
         String glob = p.getText();
+        checkPattern(file, line(p), "exclude glob", glob, before);
         try {
             Glob.path(glob);
         } catch (IllegalArgumentException e) {
             throw error(p, file, "exclude '" + quote(glob) + "' is not a valid glob: " + e.getMessage());
         }
         return new Exclude(glob, line(p));
+    }
+
+    /** Refuses the {@code before + 1}-th pattern past {@link #MAX_PATTERNS}, or one longer than {@link #MAX_PATTERN_CHARS}. */
+    private static void checkPattern(Path file, int line, String what, String pattern, int before) throws ConfigException {
+        if (before >= MAX_PATTERNS) {
+            throw new ConfigException(file, line, "more than " + MAX_PATTERNS + " " + what + "s (a real configuration "
+                    + "needs a handful; each one is matched against every name)");
+        }
+        if (pattern.length() > MAX_PATTERN_CHARS) {
+            throw new ConfigException(file, line, what + " '" + quote(pattern) + "' is longer than " + MAX_PATTERN_CHARS
+                    + " characters");
+        }
     }
 
     private static void readApis(JsonParser p, Path file, JsonToken value, List<Api> out) throws IOException {
@@ -551,6 +574,7 @@ public final class ProjectConfig {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String target = p.currentName().strip();
             int at = line(p);
+            checkPattern(file, at, "declared API", target, out.size());
             JsonToken v = p.nextToken();
             if (v != JsonToken.VALUE_STRING) {
                 throw error(p, file, "'" + quote(target) + "' must map to a kind (" + kinds() + ")");

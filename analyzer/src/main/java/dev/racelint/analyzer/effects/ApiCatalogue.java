@@ -58,6 +58,7 @@ public final class ApiCatalogue {
     private final Set<String> declaredExact = new java.util.HashSet<>();
     private final List<Glob> declaredPatterns = new ArrayList<>();
     private final Map<String, List<Entry>> entriesByType = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> declaredByType = new ConcurrentHashMap<>();
     /** Every document loaded, in order: what {@link #fingerprint()} hashes. */
     private final StringBuilder loaded = new StringBuilder();
 
@@ -79,6 +80,8 @@ public final class ApiCatalogue {
      * types in the scanned code (a team's wrapper client), which then count as the API they wrap.
      */
     public void loadDeclared(JsonNode root) {
+        declaredByType.clear();
+        entriesByType.clear();
         for (JsonNode api : root.path("apis")) {
             for (String type : strings(api.path("types"))) {
                 if (type.contains("*")) {
@@ -96,12 +99,15 @@ public final class ApiCatalogue {
         if (declaredExact.contains(qualifiedName)) {
             return true;
         }
-        for (Glob p : declaredPatterns) {
-            if (p.matches(qualifiedName)) {
-                return true;
+        // memoised: every call on the type asks, and the patterns come from the scanned tree
+        return declaredByType.computeIfAbsent(qualifiedName, name -> {
+            for (Glob p : declaredPatterns) {
+                if (p.matches(name)) {
+                    return true;
+                }
             }
-        }
-        return false;
+            return false;
+        });
     }
 
     public boolean hasDeclarations() {
