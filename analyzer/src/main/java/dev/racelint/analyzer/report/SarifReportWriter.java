@@ -414,7 +414,7 @@ public final class SarifReportWriter implements ReportWriter {
         result.setRuleId(change.code());
         result.setRuleIndex(ruleIndex.get(change.code()));
         result.setLevel(Result.Level.NOTE);
-        result.setMessage(message(change.message()));
+        result.setMessage(message(ReportText.sarif(change.message()))); // quotes reasons and globs from the tree
         PhysicalLocation physical = new PhysicalLocation();
         physical.setArtifactLocation(artifactLocation(root, change.file()));
         if (change.line() > 0) {

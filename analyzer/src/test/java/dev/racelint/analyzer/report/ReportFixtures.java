@@ -198,7 +198,10 @@ public final class ReportFixtures {
                 new Diagnostic(HOSTILE_FILE, 3, 1, Level.WARNING, "parse-error", "unexpected " + HOSTILE),
                 new Diagnostic(SECRET, 0, 0, Level.WARNING, "unreadable", "cannot read " + SECRET
                         + ": AccessDeniedException; results not cached in " + ROOT.resolve(".racelint/cache")
-                        + " (see ../../../../secret/credentials)."));
+                        + " (see ../../../../secret/credentials)."),
+                // diff mode's notes quote the suppression's reason from the tree; SARIF makes them results
+                new Diagnostic(HOSTILE_FILE, 4, 1, Level.NOTE, Diagnostic.SUPPRESSION_ADDED,
+                        "// racelint:ignore added by this change; reason given: \"" + HOSTILE + "\""));
         return new ScanReport("0.1.0", List.of(IO_IN_TRANSACTION), List.of(finding), diagnostics, ROOT, null, 1, sources);
     }
 
