@@ -114,7 +114,8 @@ public final class SarifReportWriter implements ReportWriter {
         }
         // diff mode's notes on suppressions, baseline entries and config the change adds are results, not
         // notifications: GitHub shows results to the pull request's reviewer, notifications it does not
-        List<Diagnostic> checkChanges = report.diagnostics().stream().filter(Diagnostic::checkChange).toList();
+        // (one without a file in the tree, which a result could not point at, stays a notification)
+        List<Diagnostic> checkChanges = report.diagnostics().stream().filter(SarifReportWriter::isResult).toList();
         for (String code : Diagnostic.CHECK_CHANGES) {
             if (checkChanges.stream().anyMatch(d -> d.code().equals(code)) && !ruleIndex.containsKey(code)) {
                 ruleIndex.put(code, ruleIndex.size());
@@ -174,7 +175,7 @@ public final class SarifReportWriter implements ReportWriter {
         invocation.setExecutionSuccessful(true);
         List<Notification> notifications = new ArrayList<>();
         for (Diagnostic diagnostic : report.diagnostics()) {
-            if (!diagnostic.checkChange()) {
+            if (!isResult(diagnostic)) {
                 notifications.add(notification(root, diagnostic));
             }
         }
@@ -409,6 +410,10 @@ public final class SarifReportWriter implements ReportWriter {
         return d;
     }
 
+    private static boolean isResult(Diagnostic diagnostic) {
+        return diagnostic.checkChange() && diagnostic.file() != null;
+    }
+
     private static Result checkChangeResult(Path root, Diagnostic change, Map<String, Integer> ruleIndex) {
         Result result = new Result();
         result.setRuleId(change.code());
@@ -417,14 +422,14 @@ public final class SarifReportWriter implements ReportWriter {
         result.setMessage(message(ReportText.sarif(change.message()))); // quotes reasons and globs from the tree
         PhysicalLocation physical = new PhysicalLocation();
         physical.setArtifactLocation(artifactLocation(root, change.file()));
-        if (change.line() > 0) {
-            Region region = new Region();
-            region.setStartLine(change.line());
-            if (change.column() > 0) {
-                region.setStartColumn(change.column());
-            }
-            physical.setRegion(region);
+        // a note about the whole file (one the change adds or deletes) points at its first line:
+        // code scanning wants a region on every result
+        Region region = new Region();
+        region.setStartLine(Math.max(1, change.line()));
+        if (change.line() > 0 && change.column() > 0) {
+            region.setStartColumn(change.column());
         }
+        physical.setRegion(region);
         Location location = new Location();
         location.setPhysicalLocation(physical);
         result.setLocations(new ArrayList<>(List.of(location)));

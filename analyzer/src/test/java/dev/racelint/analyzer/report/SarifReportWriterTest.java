@@ -223,6 +223,36 @@ class SarifReportWriterTest {
     }
 
     @Test
+    void checkChangeNotesAreResultsWithARegionEvenForAWholeFile() throws Exception {
+        ScanReport full = ReportFixtures.report();
+        List<dev.racelint.analyzer.finding.Diagnostic> diagnostics = new ArrayList<>(full.diagnostics());
+        diagnostics.add(new dev.racelint.analyzer.finding.Diagnostic(full.sourceRoot().resolve("racelint.yml"), 0, 0,
+                dev.racelint.analyzer.finding.Level.NOTE, dev.racelint.analyzer.finding.Diagnostic.CONFIG_CHANGED,
+                "added by this change"));
+        ScanReport withNote = new ScanReport(full.toolVersion(), full.rules(), full.findings(), diagnostics,
+                full.sourceRoot(), full.sarifCategory(), full.filesAnalysed(), full.sources());
+        String out = render(new SarifReportWriter(), withNote);
+        // a note whose file is not in the tree loses its location (DiagnosticPaths) and stays a notification
+        diagnostics.add(new dev.racelint.analyzer.finding.Diagnostic(java.nio.file.Path.of("/elsewhere/racelint.yml"), 2,
+                0, dev.racelint.analyzer.finding.Level.NOTE, dev.racelint.analyzer.finding.Diagnostic.CONFIG_CHANGED,
+                "changed"));
+        String outside = render(new SarifReportWriter(), new ScanReport(full.toolVersion(), full.rules(), full.findings(),
+                diagnostics, full.sourceRoot(), full.sarifCategory(), full.filesAnalysed(), full.sources()));
+        SarifAssertions.assertValidForGitHub(outside);
+        JsonNode note = null;
+        for (JsonNode result : MAPPER.readTree(out).at("/runs/0/results")) {
+            if (result.path("ruleId").asText().equals("config-changed")) {
+                note = result;
+            }
+        }
+        assertThat(note).as("the note is a result").isNotNull();
+        assertThat(note.path("level").asText()).isEqualTo("note");
+        // code scanning wants a region on every result (the multitool's Warning_MissingRegion otherwise)
+        assertThat(note.at("/locations/0/physicalLocation/region/startLine").asInt()).isEqualTo(1);
+        SarifAssertions.assertValidForGitHub(out);
+    }
+
+    @Test
     void textFromTheTreeFormsNoLinkAndNoControlCharacter() throws Exception {
         ScanReport report = ReportFixtures.hostileReport();
         String out = render(new SarifReportWriter(), report);
