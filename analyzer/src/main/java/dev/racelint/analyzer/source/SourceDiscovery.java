@@ -29,7 +29,8 @@ import java.util.TreeSet;
  * are skipped unless asked for. Those name rules describe build layouts, not packages: inside a
  * source folder ({@code java}, {@code kotlin} or {@code groovy} right under {@code src/<set>/}, such
  * as {@code src/main/java}) no folder is skipped for its name, since javac compiles every package
- * there ({@code demo.out}, {@code demo.bin}, {@code .gen}, even one named {@code src/test}).
+ * there ({@code demo.out}, {@code demo.bin}, {@code .gen}, even one named {@code src/test}). Nor is a
+ * module (a folder with a {@code pom.xml} or {@code build.gradle[.kts]}) skipped for its name.
  *
  * <p>A given path is followed when it is a symbolic link (as {@code find -H} does); whether it may
  * lead outside the source root is the caller's to decide. A symbolic link met during the walk is
@@ -49,6 +50,9 @@ public final class SourceDiscovery {
 
     /** Folders right under {@code src/<set>/} that hold packages which javac compiles (Gradle compiles .java in the latter two too). */
     private static final Set<String> SOURCE_FOLDER_NAMES = Set.of("java", "kotlin", "groovy");
+
+    /** Files that make a folder a Maven or Gradle module. */
+    private static final List<String> BUILD_FILES = List.of("pom.xml", "build.gradle", "build.gradle.kts");
 
     private final boolean includeTests;
     private final ExcludeGlobs excludes;
@@ -300,7 +304,7 @@ public final class SourceDiscovery {
                     if (attrs.isSymbolicLink()) {
                         links.add(new Link(tree, entry, entryRelative, folder.standing(), folder.inSourceFolder()));
                     } else if (attrs.isDirectory()) {
-                        int sub = folderStanding(name, entryRelative, folder.standing(), folder.inSourceFolder());
+                        int sub = folderStanding(entry, name, entryRelative, folder.standing(), folder.inSourceFolder());
                         if (sub != SKIPPED && walked.add(entry)) {
                             subfolders.add(new Folder(entry, entryRelative, sub,
                                     folder.inSourceFolder() || startsSourceFolder(tree, entryRelative)));
@@ -337,7 +341,8 @@ public final class SourceDiscovery {
                 }
                 boolean outside = placeOf(target, link.tree()) == null;
                 if (attrs.isDirectory()) {
-                    int standing = folderStanding(name, link.relative(), link.standing(), link.inSourceFolder());
+                    int standing = folderStanding(target, name, link.relative(), link.standing(),
+                            link.inSourceFolder());
                     if (standing == SKIPPED) {
                         continue;
                     }
@@ -422,10 +427,12 @@ public final class SourceDiscovery {
 
         /**
          * A folder's standing: skipped by name, or inheriting its parent's, or left out by the test rule
-         * or an exclude. In a source folder names mean packages, not layouts, so only the excludes apply.
+         * or an exclude. In a source folder names mean packages, not layouts, so only the excludes apply;
+         * and a folder holding a build file is a module (one may be called {@code build} or {@code out}).
          */
-        private int folderStanding(String name, Path relative, int parent, boolean inSourceFolder) {
-            if (!inSourceFolder && (SKIPPED_DIRS.contains(name) || (name.startsWith(".") && name.length() > 1))) {
+        private int folderStanding(Path real, String name, Path relative, int parent, boolean inSourceFolder) {
+            if (!inSourceFolder && (SKIPPED_DIRS.contains(name) || (name.startsWith(".") && name.length() > 1))
+                    && !isModule(real)) {
                 return SKIPPED;
             }
             if (parent != INCLUDED) {
@@ -458,6 +465,16 @@ public final class SourceDiscovery {
     private static boolean looksLikeMapper(Path relative) {
         String path = relative.toString().replace('\\', '/').toLowerCase(Locale.ROOT);
         return path.contains("mapper") || path.contains("mybatis") || path.endsWith("dao.xml");
+    }
+
+    /** A folder with a Maven or Gradle build file: its sources are compiled whatever the folder is called. */
+    private static boolean isModule(Path folder) {
+        for (String buildFile : BUILD_FILES) {
+            if (Files.isRegularFile(folder.resolve(buildFile))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code src/<set>/java} (or {@code kotlin}, {@code groovy}) at the end of {@code path}: a Maven/Gradle source folder. */

@@ -174,6 +174,20 @@ class SourceDiscoveryTest {
     }
 
     @Test
+    void aModuleNamedLikeBuildOutputIsWalked() throws IOException {
+        write("build/pom.xml");
+        write("build/src/main/java/demo/Tool.java");
+        write("out/build.gradle.kts");
+        write("out/src/main/java/demo/Out.java");
+        write("bin/src/main/java/demo/NotAModule.java");
+
+        SourceDiscovery.Result result = discover(root);
+
+        assertThat(names(result.files())).containsExactly("build/src/main/java/demo/Tool.java",
+                "out/src/main/java/demo/Out.java", "src/main/java/demo/A.java");
+    }
+
+    @Test
     void excludesStillApplyInASourceFolder() throws IOException {
         write("src/main/java/demo/out/O.java");
 
