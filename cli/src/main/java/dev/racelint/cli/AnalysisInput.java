@@ -65,7 +65,8 @@ final class AnalysisInput {
     @Option(names = "--source-root", paramLabel = "DIR", showDefaultValue = Visibility.NEVER,
             description = "Folder that report paths (and SARIF URIs) are relative to; every PATH must really "
                     + "lie in it (a PATH that is a symbolic link is followed into it, refused when it leads out). "
-                    + "Default: the git work tree holding the first PATH, else that PATH.")
+                    + "Default: the git work tree holding the first PATH, else that PATH, both as given, not where "
+                    + "a link leads.")
     Path sourceRoot;
 
     @Option(names = "--threads", paramLabel = "N", showDefaultValue = Visibility.NEVER,
@@ -257,7 +258,10 @@ final class AnalysisInput {
     /**
      * Every PATH must really lie in the source root: report paths are relative to it, and a PATH that
      * is (or lies under) a symbolic link leading out of it would show files from outside the tree. A
-     * link within the root is followed, its files named where they really are.
+     * link within the root is followed, its files named where they really are. The default root is
+     * the PATH's folder as given, not the folder a link there leads to: a PATH that is itself a link
+     * out (a committed link in an unpacked tarball) would otherwise become its own root, its target
+     * scanned and the cache written there. A --source-root the user gives is taken as it resolves.
      */
     private void checkWithinSourceRoot(List<Path> paths) {
         Path root = checkedSourceRoot();
@@ -265,7 +269,7 @@ final class AnalysisInput {
         if (root == null) {
             root = SourceRoots.forScannedPath(paths.get(0));
         }
-        Path realRoot = realPath(root);
+        Path realRoot = given ? realPath(root) : realPlace(root);
         Path lexicalRoot = root.toAbsolutePath().normalize();
         String rootText = given ? "the source root " + sourceRoot
                 : "the source root " + shown(lexicalRoot) + " (the git work tree of the first PATH, else that PATH)";
@@ -275,12 +279,19 @@ final class AnalysisInput {
             }
             if (path.toAbsolutePath().normalize().startsWith(lexicalRoot)) {
                 throw usage(path + " is a symbolic link, or lies under one, that leads outside " + rootText
-                        + ": it is not followed. Scan the folder it leads to, or give --source-root a folder that "
-                        + "holds it.");
+                        + ": it is not followed. Scan the folder it leads to, or pass --source-root with a folder "
+                        + "that holds it to accept it.");
             }
             throw usage(path + " is outside " + rootText + ", which report paths are relative to; give "
                     + "--source-root a folder that holds every PATH.");
         }
+    }
+
+    /** Where {@code path} really is, its folders' links resolved but not a link that {@code path} itself is. */
+    private static Path realPlace(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        return parent == null ? realPath(absolute) : realPath(parent).resolve(absolute.getFileName().toString());
     }
 
     private static Path realPath(Path path) {

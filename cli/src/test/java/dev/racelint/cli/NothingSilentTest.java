@@ -117,6 +117,26 @@ class NothingSilentTest {
     }
 
     @Test
+    void outsideAGitWorkTreeAScannedPathThatIsALinkOutIsRefusedAndNothingIsWrittenThere(@TempDir Path elsewhere)
+            throws IOException {
+        Sources.write(elsewhere, "src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Path link = Files.createSymbolicLink(dir.resolve("module"), elsewhere);
+
+        Cli.Run run = run("scan", link.toString());
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains(link + " is a symbolic link, or lies under one, that leads outside the source root")
+                .contains("pass --source-root").doesNotContain(elsewhere.toString());
+        assertThat(run.out()).isEmpty();
+        assertThat(elsewhere.resolve(".racelint")).as("no cache written where the link leads").doesNotExist();
+        try (var listed = Files.list(elsewhere)) {
+            assertThat(listed.map(p -> p.getFileName().toString())).containsExactly("src");
+        }
+        Cli.Run accepted = run("scan", link.toString(), "--source-root", link.toString(), "--no-cache");
+        assertThat(accepted.exitCode()).as("--source-root accepts it: " + accepted).isEqualTo(ExitCodes.FINDINGS);
+    }
+
+    @Test
     void aLinkInTheTreeToASecretOutsideItReachesNoReport(@TempDir Path home) throws IOException {
         Sources.write(dir, "src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
         Path secret = Sources.write(home, "secret/Credentials.java", Sources.IO_IN_TRANSACTION

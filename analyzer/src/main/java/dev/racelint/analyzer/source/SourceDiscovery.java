@@ -26,7 +26,11 @@ import java.util.TreeSet;
 /**
  * Finds the .java files to analyse under the given paths: a repository root with Maven or Gradle
  * modules, or any folder of sources. Build output, VCS and IDE folders are skipped; test sources
- * are skipped unless asked for.
+ * are skipped unless asked for. Those name rules describe build layouts, not packages: inside a
+ * source folder ({@code java}, {@code kotlin} or {@code groovy} right under {@code src/<set>/}, such
+ * as {@code src/main/java}) no folder is skipped for its name, since javac compiles every package
+ * there ({@code demo.out}, {@code demo.bin}, {@code .gen}, even one named {@code src/test}). Nor is a
+ * module (a folder with a {@code pom.xml} or {@code build.gradle[.kts]}) skipped for its name.
  *
  * <p>A given path is followed when it is a symbolic link (as {@code find -H} does); whether it may
  * lead outside the source root is the caller's to decide. A symbolic link met during the walk is
@@ -43,6 +47,12 @@ public final class SourceDiscovery {
     private static final Set<String> SKIPPED_DIRS = Set.of(
             "target", "build", "out", "bin", "node_modules", ".git", ".hg", ".svn", ".idea",
             ".gradle", ".mvn", ".racelint", "generated-sources", "generated-test-sources");
+
+    /** Folders right under {@code src/<set>/} that hold packages which javac compiles (Gradle compiles .java in the latter two too). */
+    private static final Set<String> SOURCE_FOLDER_NAMES = Set.of("java", "kotlin", "groovy");
+
+    /** Files that make a folder a Maven or Gradle module. */
+    private static final List<String> BUILD_FILES = List.of("pom.xml", "build.gradle", "build.gradle.kts");
 
     private final boolean includeTests;
     private final ExcludeGlobs excludes;
@@ -66,7 +76,7 @@ public final class SourceDiscovery {
      * What discovery saw, counted to say why a scan has nothing to analyse.
      *
      * @param javaFiles       .java files under the paths (build output, VCS, IDE and hidden folders
-     *                        aside), excluded and test ones included
+     *                        outside source folders aside), excluded and test ones included
      * @param excludedByGlob  how many of them each exclude glob left out (the first that matches),
      *                        in the globs' order; globs that left out none are absent
      * @param inTestFolders   how many of them are in test source folders, left out without include-tests
@@ -119,15 +129,18 @@ public final class SourceDiscovery {
     /**
      * A scanned path: {@code real} is its real path, {@code named} where it is named in reports (its
      * place in the source root, else the path as given); {@code sources} false for a resources folder
-     * searched for mappers only.
+     * searched for mappers only; {@code inSourceFolder} when it is (or lies in) a source folder.
      */
-    private record Tree(Path real, Path named, boolean sources) {}
+    private record Tree(Path real, Path named, boolean sources, boolean inSourceFolder) {}
 
-    /** A folder to list: its real path, its path relative to the scanned path as walked, its standing. */
-    private record Folder(Path real, Path relative, int standing) {}
+    /**
+     * A folder to list: its real path, its path relative to the scanned path as walked, its standing,
+     * and whether it is (or lies in) a source folder, where no folder is skipped for its name.
+     */
+    private record Folder(Path real, Path relative, int standing, boolean inSourceFolder) {}
 
     /** A symbolic link met in a folder: where it is (its folder's real path and its name), as walked. */
-    private record Link(Tree tree, Path location, Path relative, int standing) {}
+    private record Link(Tree tree, Path location, Path relative, int standing, boolean inSourceFolder) {}
 
     /** One discovery (or census) run. */
     private final class Walk {
@@ -179,7 +192,8 @@ public final class SourceDiscovery {
                     continue;
                 }
                 Path named = inSourceRoot(real);
-                Tree tree = new Tree(real, named == null ? path : named, true);
+                Path shown = named == null ? path : named;
+                Tree tree = new Tree(real, shown, true, inSourceFolder(shown));
                 if (Files.isRegularFile(real)) {
                     explicitlyNamed(tree);
                 } else if (Files.isDirectory(real)) {
@@ -194,7 +208,7 @@ public final class SourceDiscovery {
             }
             // every folder reached without a link first, so that those keep the relative path they have there
             for (Tree tree : trees) {
-                walkTree(tree, tree.real(), Path.of(""), INCLUDED);
+                walkTree(tree, tree.real(), Path.of(""), INCLUDED, tree.inSourceFolder());
             }
             followLinks();
         }
@@ -203,10 +217,24 @@ public final class SourceDiscovery {
             try {
                 Path real = resources.toRealPath();
                 Path named = placeOf(real, scanned);
-                return named == null ? java.util.Optional.empty() : java.util.Optional.of(new Tree(real, named, false));
+                return named == null ? java.util.Optional.empty()
+                        : java.util.Optional.of(new Tree(real, named, false, inSourceFolder(named)));
             } catch (IOException | SecurityException e) {
                 return java.util.Optional.empty();
             }
+        }
+
+        /**
+         * Whether the scanned path {@code named} is (or lies in) a source folder, such as a scan of
+         * {@code src/main/java} itself (then the source root, outside a git work tree).
+         */
+        private boolean inSourceFolder(Path named) {
+            for (int end = named.getNameCount(); end >= 3; end--) {
+                if (isSourceFolder(named.subpath(0, end))) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Where {@code real} is named in reports: its place under the source root; null when it is outside. */
@@ -239,12 +267,12 @@ public final class SourceDiscovery {
         }
 
         /** Lists {@code real} and the folders under it (not through links: those are queued), each real folder once. */
-        private void walkTree(Tree tree, Path real, Path relative, int standing) {
+        private void walkTree(Tree tree, Path real, Path relative, int standing, boolean inSourceFolder) {
             if (!walked.add(real)) {
                 return;
             }
             ArrayDeque<Folder> stack = new ArrayDeque<>();
-            stack.push(new Folder(real, relative, standing));
+            stack.push(new Folder(real, relative, standing, inSourceFolder));
             while (!stack.isEmpty()) {
                 Folder folder = stack.pop();
                 List<Path> entries = new ArrayList<>();
@@ -274,11 +302,12 @@ public final class SourceDiscovery {
                         continue;
                     }
                     if (attrs.isSymbolicLink()) {
-                        links.add(new Link(tree, entry, entryRelative, folder.standing()));
+                        links.add(new Link(tree, entry, entryRelative, folder.standing(), folder.inSourceFolder()));
                     } else if (attrs.isDirectory()) {
-                        int sub = folderStanding(name, entryRelative, folder.standing());
+                        int sub = folderStanding(entry, name, entryRelative, folder.standing(), folder.inSourceFolder());
                         if (sub != SKIPPED && walked.add(entry)) {
-                            subfolders.add(new Folder(entry, entryRelative, sub));
+                            subfolders.add(new Folder(entry, entryRelative, sub,
+                                    folder.inSourceFolder() || startsSourceFolder(tree, entryRelative)));
                         }
                     } else if (attrs.isRegularFile()) {
                         file(tree, entry, entryRelative, folder.standing(), attrs.size(), null);
@@ -312,7 +341,8 @@ public final class SourceDiscovery {
                 }
                 boolean outside = placeOf(target, link.tree()) == null;
                 if (attrs.isDirectory()) {
-                    int standing = folderStanding(name, link.relative(), link.standing());
+                    int standing = folderStanding(target, name, link.relative(), link.standing(),
+                            link.inSourceFolder());
                     if (standing == SKIPPED) {
                         continue;
                     }
@@ -323,7 +353,8 @@ public final class SourceDiscovery {
                         continue;
                     }
                     // a folder walked already (an ancestor: a loop; or reached another way) is not walked again
-                    walkTree(link.tree(), target, link.relative(), standing);
+                    walkTree(link.tree(), target, link.relative(), standing,
+                            link.inSourceFolder() || startsSourceFolder(link.tree(), link.relative()));
                 } else if (attrs.isRegularFile()) {
                     file(link.tree(), target, link.relative(), link.standing(), attrs.size(), outside ? at : null);
                 }
@@ -389,15 +420,25 @@ public final class SourceDiscovery {
             found.put(named, new SourceFile(named, size));
         }
 
-        /** A folder's standing: skipped by name, or inheriting its parent's, or left out by the test rule or an exclude. */
-        private int folderStanding(String name, Path relative, int parent) {
-            if (SKIPPED_DIRS.contains(name) || (name.startsWith(".") && name.length() > 1)) {
+        /** Whether the folder at {@code relative} in {@code tree}, as walked, is a source folder ({@code src/<set>/java}). */
+        private boolean startsSourceFolder(Tree tree, Path relative) {
+            return isSourceFolder(tree.named().resolve(relative.toString()));
+        }
+
+        /**
+         * A folder's standing: skipped by name, or inheriting its parent's, or left out by the test rule
+         * or an exclude. In a source folder names mean packages, not layouts, so only the excludes apply;
+         * and a folder holding a build file is a module (one may be called {@code build} or {@code out}).
+         */
+        private int folderStanding(Path real, String name, Path relative, int parent, boolean inSourceFolder) {
+            if (!inSourceFolder && (SKIPPED_DIRS.contains(name) || (name.startsWith(".") && name.length() > 1))
+                    && !isModule(real)) {
                 return SKIPPED;
             }
             if (parent != INCLUDED) {
                 return parent;
             }
-            if (!includeTests && isTestSourceDir(relative)) {
+            if (!inSourceFolder && !includeTests && isTestSourceDir(relative)) {
                 return census() ? IN_TESTS : SKIPPED;
             }
             int standing = standingOf(relative);
@@ -424,6 +465,23 @@ public final class SourceDiscovery {
     private static boolean looksLikeMapper(Path relative) {
         String path = relative.toString().replace('\\', '/').toLowerCase(Locale.ROOT);
         return path.contains("mapper") || path.contains("mybatis") || path.endsWith("dao.xml");
+    }
+
+    /** A folder with a Maven or Gradle build file: its sources are compiled whatever the folder is called. */
+    private static boolean isModule(Path folder) {
+        for (String buildFile : BUILD_FILES) {
+            if (Files.isRegularFile(folder.resolve(buildFile))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code src/<set>/java} (or {@code kotlin}, {@code groovy}) at the end of {@code path}: a Maven/Gradle source folder. */
+    static boolean isSourceFolder(Path path) {
+        int n = path.getNameCount();
+        return n >= 3 && path.getName(n - 3).toString().equals("src")
+                && SOURCE_FOLDER_NAMES.contains(path.getName(n - 1).toString());
     }
 
     private boolean isExcluded(Path relative) {

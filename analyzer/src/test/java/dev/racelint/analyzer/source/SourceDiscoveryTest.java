@@ -131,6 +131,72 @@ class SourceDiscoveryTest {
                 Map.entry("**", 5));
     }
 
+    @Test
+    void inASourceFolderNoPackageIsSkippedForItsName() throws IOException {
+        // ordinary packages that javac compiles as main code, named like build output, VCS, IDE or test folders
+        List<String> hidden = List.of("src/main/java/demo/out/O.java", "src/main/java/demo/bin/B.java",
+                "src/main/java/demo/.gen/G.java", "src/main/java/demo/src/test/T.java",
+                "src/main/java/demo/target/Tg.java", "src/main/java/demo/build/Bd.java",
+                "src/main/java/demo/node_modules/N.java", "src/main/java/demo/generated-sources/Gs.java",
+                "src/main/java/.git/Vcs.java", "src/main/java/demo/.idea/Ide.java", "src/main/java/demo/src/it/It.java",
+                "src/main/kotlin/demo/out/K.java", "app/src/main/java/demo/out/M.java");
+        for (String file : hidden) {
+            write(file);
+        }
+
+        SourceDiscovery.Result result = discover(root);
+        SourceDiscovery.Result fromTheSourceFolder = new SourceDiscovery(false, List.of(), Long.MAX_VALUE)
+                .discover(List.of(root.resolve("src/main/java")), root.resolve("src/main/java"));
+        SourceDiscovery.Census census = new SourceDiscovery(false, List.of(), Long.MAX_VALUE).census(List.of(root), root);
+
+        assertThat(names(result.files())).containsAll(hidden).hasSize(hidden.size() + 1);
+        assertThat(names(fromTheSourceFolder.files())).as("a scan of the source folder itself, as the source root")
+                .containsAll(hidden.stream().filter(f -> f.startsWith("src/main/java/")).toList());
+        assertThat(census.javaFiles()).as("the census agrees").isEqualTo(hidden.size() + 1);
+        assertThat(census.inTestFolders()).isZero();
+    }
+
+    @Test
+    void outsideSourceFoldersBuildOutputHiddenAndTestFoldersAreStillSkipped() throws IOException {
+        for (String file : List.of("target/generated-sources/demo/T.java", "build/demo/B.java", "out/demo/O.java",
+                "bin/demo/Bn.java", "node_modules/pkg/N.java", ".idea/I.java", "app/target/demo/T2.java",
+                "src/test/java/demo/ATest.java", "app/src/it/java/demo/AIT.java", "src/main/.gen/G.java")) {
+            write(file);
+        }
+
+        SourceDiscovery.Result result = discover(root);
+        SourceDiscovery.Result withTests = new SourceDiscovery(true, List.of(), Long.MAX_VALUE)
+                .discover(List.of(root), root);
+
+        assertThat(names(result.files())).containsExactly("src/main/java/demo/A.java");
+        assertThat(names(withTests.files())).containsExactly("app/src/it/java/demo/AIT.java",
+                "src/main/java/demo/A.java", "src/test/java/demo/ATest.java");
+    }
+
+    @Test
+    void aModuleNamedLikeBuildOutputIsWalked() throws IOException {
+        write("build/pom.xml");
+        write("build/src/main/java/demo/Tool.java");
+        write("out/build.gradle.kts");
+        write("out/src/main/java/demo/Out.java");
+        write("bin/src/main/java/demo/NotAModule.java");
+
+        SourceDiscovery.Result result = discover(root);
+
+        assertThat(names(result.files())).containsExactly("build/src/main/java/demo/Tool.java",
+                "out/src/main/java/demo/Out.java", "src/main/java/demo/A.java");
+    }
+
+    @Test
+    void excludesStillApplyInASourceFolder() throws IOException {
+        write("src/main/java/demo/out/O.java");
+
+        SourceDiscovery.Result result = new SourceDiscovery(false, List.of("**/out/**"), Long.MAX_VALUE)
+                .discover(List.of(root), root);
+
+        assertThat(names(result.files())).containsExactly("src/main/java/demo/A.java");
+    }
+
     private SourceDiscovery.Result discover(Path path) {
         return new SourceDiscovery(false, List.of(), Long.MAX_VALUE).discover(List.of(path), root);
     }
