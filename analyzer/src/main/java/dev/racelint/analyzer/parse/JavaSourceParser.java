@@ -202,6 +202,10 @@ public final class JavaSourceParser {
             Parsed result = parse(parser, text.text());
             if (result.unit() != null) {
                 CompilationUnit unit = result.unit();
+                // before anything reads the tree or caches it, so a cached tree is the normalised one too
+                if (JavaIdentifiers.mayHoldIgnorable(text.text())) {
+                    JavaIdentifiers.normalise(unit);
+                }
                 // Only files that mention racelint can hold suppressions, the only comments anything reads.
                 ParsedFile file = text.text().contains("racelint") ? new ParsedFile(source.path(), unit)
                         : new ParsedFile(source.path(), unit, java.util.Map.of(), false);
