@@ -114,6 +114,18 @@ class WhatJavacCompilesTest {
         assertThat(found).as(json.toString()).isEqualTo(expected);
     }
 
+    /** javac reads th\u200bis as the keyword; a tree holding a name "this" would hide the call's receiver. */
+    @Test
+    void aKeywordHiddenTheSameWayIsAParseErrorNotASilentlyCleanFile() throws IOException {
+        Sources.write(dir, "src/main/java/demo/KeywordService.java", Sources.IO_IN_TRANSACTION
+                .replace("CheckoutService", "KeywordService").replace("rest.postForObject(", "th\u200bis.rest.postForObject("));
+
+        Cli.Run text = Cli.run("scan", dir.toString(), "--no-cache");
+
+        assertThat(text.out()).as(text.toString()).contains("src/main/java/demo/KeywordService.java:21:25: warning [parse-error]")
+                .contains("'this'").contains("1 file could not be analysed");
+    }
+
     @Test
     void treesOfEscapedFilesReadFromTheCacheGiveWhatParsingGives() throws IOException {
         String escaped = Sources.IO_IN_TRANSACTION.replace("CheckoutService", "EscapedService")

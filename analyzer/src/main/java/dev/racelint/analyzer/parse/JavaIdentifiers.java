@@ -36,26 +36,48 @@ final class JavaIdentifiers {
         return false;
     }
 
-    /** Removes the ignorable characters from every identifier in {@code root}'s tree (names, method references). */
-    static void normalise(Node root) {
+    /**
+     * JLS 3.9's keywords and the literals {@code true}, {@code false}, {@code null}: javac drops
+     * ignorable characters before it looks a word up, so {@code th\u200bis} is {@code this}, which
+     * JavaParser has already read as a name; such a tree is not what javac compiles.
+     */
+    private static final java.util.Set<String> RESERVED = java.util.Set.of("abstract", "assert", "boolean", "break",
+            "byte", "case", "catch", "char", "class", "const", "continue", "default", "do", "double", "else", "enum",
+            "extends", "final", "finally", "float", "for", "goto", "if", "implements", "import", "instanceof", "int",
+            "interface", "long", "native", "new", "package", "private", "protected", "public", "return", "short",
+            "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try",
+            "void", "volatile", "while", "true", "false", "null");
+
+    /**
+     * Removes the ignorable characters from every identifier in {@code root}'s tree (names, method
+     * references). Returns the first identifier that only became a keyword that way (its node, for
+     * the position), or null: the parse read that keyword as a name, so the tree is not javac's.
+     */
+    static Node normalise(Node root) {
+        Node[] keyword = new Node[1];
         root.walk(node -> {
+            String identifier = null;
             if (node instanceof SimpleName name) {
-                String identifier = withoutIgnorable(name.getIdentifier());
+                identifier = withoutIgnorable(name.getIdentifier());
                 if (identifier != null) {
                     name.setIdentifier(identifier);
                 }
             } else if (node instanceof Name name) {
-                String identifier = withoutIgnorable(name.getIdentifier());
+                identifier = withoutIgnorable(name.getIdentifier());
                 if (identifier != null) {
                     name.setIdentifier(identifier);
                 }
             } else if (node instanceof MethodReferenceExpr reference) {
-                String identifier = withoutIgnorable(reference.getIdentifier());
+                identifier = withoutIgnorable(reference.getIdentifier());
                 if (identifier != null) {
                     reference.setIdentifier(identifier);
                 }
             }
+            if (identifier != null && keyword[0] == null && RESERVED.contains(identifier)) {
+                keyword[0] = node;
+            }
         });
+        return keyword[0];
     }
 
     /**

@@ -112,6 +112,24 @@ class IgnorableIdentifiersTest {
         }
     }
 
+    @Test
+    void aKeywordWrittenWithAnIgnorableCharacterIsAParseErrorNotAName() throws IOException {
+        // javac reads th\u200bis as this: the receiver is the field, which the name "this" would hide
+        String line3 = "        th" + BS + "u200bis.rest.postForObject(\"x\");";
+        List<SourceFile> sources = List.of(write("Orders.java", "class Orders {\n    void place() {\n" + line3 + "\n    }\n}\n"),
+                write("Plain.java", "class Plain { void th\u200bing() {} }\n"));
+
+        JavaSourceParser.Result result = new JavaSourceParser(1).parseAll(sources, TreeStore.NONE, n -> {});
+
+        assertThat(result.files()).extracting(f -> f.path().getFileName().toString()).containsExactly("Plain.java");
+        assertThat(result.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo("parse-error");
+            assertThat(d.line()).isEqualTo(3);
+            assertThat(d.column()).isEqualTo(line3.indexOf("th") + 1);
+            assertThat(d.message()).contains("'this'").contains("javac");
+        });
+    }
+
     private static List<String> identifiers(Node root) {
         List<String> out = new ArrayList<>();
         root.walk(node -> {
