@@ -71,6 +71,61 @@ class WhatJavacCompilesTest {
         assertThat(report.path("findings").get(0).path("startLine").asInt()).isEqualTo(20);
     }
 
+    /**
+     * javac drops identifier-ignorable characters (JLS 3.8: controls such as U+0001, format
+     * characters such as U+00AD and U+200B), raw or escaped, so each of these still calls
+     * {@code rest.postForObject} inside {@code @Transactional}.
+     */
+    @Test
+    void identifiersAreComparedWithoutTheCharactersJavacIgnores() throws IOException {
+        String call = "rest.postForObject(";
+        String annotation = "    @Transactional\n";
+        java.util.Map<String, String> hidden = new java.util.TreeMap<>();
+        hidden.put("EscapedZeroWidthService", Sources.IO_IN_TRANSACTION
+                .replace(call, "rest.post" + BS + "u200bForObject("));
+        hidden.put("SoftHyphenService", Sources.IO_IN_TRANSACTION.replace(call, "re\u00adst.postForObject("));
+        hidden.put("ControlCharService", Sources.IO_IN_TRANSACTION.replace(call, "rest.postFor\u0001Object("));
+        hidden.put("EscapedAnnotationService", Sources.IO_IN_TRANSACTION
+                .replace(annotation, "    @Transacti" + BS + "u200bonal\n"));
+        hidden.put("TypeNameService", Sources.IO_IN_TRANSACTION
+                .replace("import org.springframework.web.client.RestTemplate;",
+                        "import org.springframework.web.client.Rest\u2060Template;")
+                .replace("private final RestTemplate rest;", "private final Rest\ufeffTemplate rest;"));
+        for (var e : hidden.entrySet()) {
+            assertThat(e.getValue()).as(e.getKey()).isNotEqualTo(Sources.IO_IN_TRANSACTION);
+            Sources.write(dir, "src/main/java/demo/" + e.getKey() + ".java",
+                    e.getValue().replace("CheckoutService", e.getKey()));
+        }
+
+        Cli.Run json = Cli.run("scan", dir.toString(), "--format", "json", "--fail-on", "none", "--no-cache");
+
+        JsonNode report = JSON.readTree(json.out());
+        assertThat(report.path("diagnostics")).as(json.toString()).isEmpty();
+        java.util.Map<String, String> found = new java.util.TreeMap<>();
+        for (JsonNode finding : report.path("findings")) {
+            JsonNode related = finding.path("related").get(0);
+            found.put(finding.path("file").asText(), finding.path("ruleId").asText() + " " + finding.path("startLine").asInt()
+                    + " " + related.path("line").asInt() + " " + related.path("label").asText().contains("postForObject"));
+        }
+        java.util.Map<String, String> expected = new java.util.TreeMap<>();
+        for (String name : hidden.keySet()) {
+            expected.put("src/main/java/demo/" + name + ".java", "io-in-transaction 19 21 true");
+        }
+        assertThat(found).as(json.toString()).isEqualTo(expected);
+    }
+
+    /** javac reads th\u200bis as the keyword; a tree holding a name "this" would hide the call's receiver. */
+    @Test
+    void aKeywordHiddenTheSameWayIsAParseErrorNotASilentlyCleanFile() throws IOException {
+        Sources.write(dir, "src/main/java/demo/KeywordService.java", Sources.IO_IN_TRANSACTION
+                .replace("CheckoutService", "KeywordService").replace("rest.postForObject(", "th\u200bis.rest.postForObject("));
+
+        Cli.Run text = Cli.run("scan", dir.toString(), "--no-cache");
+
+        assertThat(text.out()).as(text.toString()).contains("src/main/java/demo/KeywordService.java:21:25: warning [parse-error]")
+                .contains("'this'").contains("1 file could not be analysed");
+    }
+
     @Test
     void treesOfEscapedFilesReadFromTheCacheGiveWhatParsingGives() throws IOException {
         String escaped = Sources.IO_IN_TRANSACTION.replace("CheckoutService", "EscapedService")

@@ -202,6 +202,20 @@ public final class JavaSourceParser {
             Parsed result = parse(parser, text.text());
             if (result.unit() != null) {
                 CompilationUnit unit = result.unit();
+                // before anything reads the tree or caches it, so a cached tree is the normalised one too
+                if (JavaIdentifiers.mayHoldIgnorable(text.text())) {
+                    com.github.javaparser.ast.Node keyword = JavaIdentifiers.normalise(unit);
+                    if (keyword != null) {
+                        Position at = keyword.getBegin().orElse(new Position(0, 0));
+                        // a reserved word, so plain ASCII: safe to name
+                        String word = keyword instanceof com.github.javaparser.ast.nodeTypes.NodeWithIdentifier<?> named
+                                ? named.getIdentifier() : "a keyword";
+                        diagnostics.add(new Diagnostic(source.path(), at.line, at.column, Level.WARNING, "parse-error",
+                                "does not parse as javac reads it, skipped: '" + word + "' is written with characters "
+                                        + "javac ignores in words (such as U+200B), so racelint read it as a name"));
+                        return null;
+                    }
+                }
                 // Only files that mention racelint can hold suppressions, the only comments anything reads.
                 ParsedFile file = text.text().contains("racelint") ? new ParsedFile(source.path(), unit)
                         : new ParsedFile(source.path(), unit, java.util.Map.of(), false);

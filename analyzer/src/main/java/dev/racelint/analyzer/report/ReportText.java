@@ -10,9 +10,11 @@ import dev.racelint.analyzer.finding.Message;
  * <p>Unsafe characters are shown as {@code \}{@code uXXXX} (lowercase hex): the C0 controls (a
  * source line may keep its tabs), DEL, the C1 controls, the bidirectional formatting characters
  * that can make code read differently from how it compiles ("Trojan Source": U+061C, U+200E,
- * U+200F, U+202A-U+202E, U+2066-U+2069), the line and paragraph separators U+2028/U+2029, and
- * unpaired surrogates. So no ESC reaches a terminal (no erased lines, fake output or
- * hyperlinks), no BS/CR rewrites what was printed, and no override reorders a line.
+ * U+200F, U+202A-U+202E, U+2066-U+2069), every other format character (zero-width ones such as
+ * U+200B, U+200D, U+FEFF that hide text or make two names look alike), the line and paragraph
+ * separators U+2028/U+2029, and unpaired surrogates. So no ESC reaches a terminal (no erased
+ * lines, fake output or hyperlinks), no BS/CR rewrites what was printed, and no override reorders
+ * a line.
  *
  * <p>Length is bounded too: a source line is shown as a window of at most
  * {@value #MAX_LINE_CHARS} characters around the reported column ({@link #window}), any other
@@ -39,7 +41,8 @@ public final class ReportText {
         return c < 0x20 || (c >= 0x7F && c <= 0x9F)
                 || c == '\u061C' || c == '\u200E' || c == '\u200F'
                 || (c >= '\u2028' && c <= '\u202E')
-                || (c >= '\u2066' && c <= '\u2069');
+                || (c >= '\u2066' && c <= '\u2069')
+                || Character.getType(c) == Character.FORMAT;
     }
 
     /** A string for a terminal or report: unsafe characters visible, cut at {@value #MAX_TEXT_CHARS}. */

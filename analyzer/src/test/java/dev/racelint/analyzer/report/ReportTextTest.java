@@ -20,6 +20,14 @@ class ReportTextTest {
     }
 
     @Test
+    void formatCharactersAreShownEscaped() {
+        // zero-width joiner, BOM / zero-width no-break space, soft hyphen, zero-width space, word joiner
+        assertThat(ReportText.visible("a\u200db\ufeffc\u00add\u200be\u2060f", false))
+                .isEqualTo("a\\u200db\\ufeffc\\u00add\\u200be\\u2060f");
+        assertThat(ReportText.terminal("post\u200dFor\ufeffObject")).isEqualTo("post\\u200dFor\\ufeffObject");
+    }
+
+    @Test
     void tabsStayOnlyWhenAskedAndSafeTextIsUntouched() {
         assertThat(ReportText.visible("\tx\t", true)).isEqualTo("\tx\t");
         assertThat(ReportText.visible("\tx", false)).isEqualTo("\\u0009x");
