@@ -101,6 +101,28 @@ class DiffCheckChangesTest {
                 .contains("2 check changes in the diff");
     }
 
+    // ---- attributes in the scanned tree
+
+    @Test
+    void aGitattributesThatMakesJavaBinaryDoesNotHideTheChangedLines() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION);
+        commit();
+        for (String attributes : List.of("*.java -diff\n", "*.java binary\n")) {
+            // the change declares Java files binary, so git would print "Binary files differ" and no hunk
+            Files.writeString(dir.resolve(".gitattributes"), attributes);
+            Path source = dir.resolve(FILE);
+            Files.writeString(source, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + RETRY
+                    .replace("        rest.postForObject", "        // racelint:ignore lock-order\n        rest.postForObject")));
+
+            Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
+
+            assertThat(run.exitCode()).as(attributes + run).isEqualTo(ExitCodes.FINDINGS);
+            assertThat(run.out()).as(attributes).contains(FILE + ":26:17: error [io-in-transaction] retry()")
+                    .contains(FILE + ":27:1: note [suppression-added] // racelint:ignore for lock-order added by this change")
+                    .contains("1 outside the diff");
+        }
+    }
+
     // ---- baseline
 
     @Test

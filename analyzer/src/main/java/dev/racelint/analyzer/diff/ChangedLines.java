@@ -71,8 +71,10 @@ public final class ChangedLines {
         if (!OBJECT_ID.matcher(commit).matches()) {
             throw new DiffException("unknown git revision '" + ref + "'");
         }
-        // the commit, not the name: the diff and every file read at the base see the same revision
-        Parsed diff = parse(text(Git.run(top, MAX_DIFF_BYTES, "diff", "--no-ext-diff", "--no-textconv", "--no-color",
+        // the commit, not the name: the diff and every file read at the base see the same revision;
+        // --text because a .gitattributes in the change can call .java binary (-diff), and git would
+        // print "Binary files differ" for it in place of the hunks
+        Parsed diff = parse(text(Git.run(top, MAX_DIFF_BYTES, "diff", "--text", "--no-ext-diff", "--no-textconv", "--no-color",
                 "--unified=0", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", commit, "--")), top);
         Set<Path> untracked = new HashSet<>();
         for (String name : text(Git.run(top, MAX_DIFF_BYTES, "ls-files", "--others", "--exclude-standard", "-z")).split("\0")) {
