@@ -123,6 +123,24 @@ class DiffCheckChangesTest {
         }
     }
 
+    @Test
+    void aGitattributesThatMakesGitReencodeJavaCountsTheFileAsChangedInFull() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION);
+        commit();
+        // git would read the UTF-8 file as UTF-16 before diffing it: its new side is one line of noise
+        Files.writeString(dir.resolve(".gitattributes"), "*.java working-tree-encoding=UTF-16LE\n");
+        Path source = dir.resolve(FILE);
+        Files.writeString(source, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + RETRY
+                .replace("        rest.postForObject", "        // racelint:ignore lock-order\n        rest.postForObject")));
+
+        Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.out()).contains(FILE + ":26:17: error [io-in-transaction] retry()")
+                .contains(FILE + ":27:1: note [suppression-added] // racelint:ignore for lock-order added by this change")
+                .contains("0 outside the diff");
+    }
+
     // ---- baseline
 
     @Test

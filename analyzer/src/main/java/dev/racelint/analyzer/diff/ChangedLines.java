@@ -80,7 +80,43 @@ public final class ChangedLines {
         for (String name : text(Git.run(top, MAX_DIFF_BYTES, "ls-files", "--others", "--exclude-standard", "-z")).split("\0")) {
             inside(top, name).ifPresent(untracked::add);
         }
+        untracked.addAll(converted(top));
         return new ChangedLines(top, ref, commit, diff, untracked);
+    }
+
+    /** Attributes under which git diffs a work-tree file as converted, not as the bytes racelint reads. */
+    private static final List<String> CONVERTING = List.of("working-tree-encoding", "filter");
+    private static final int CHECK_ATTR_BATCH = 200;
+
+    /**
+     * The tracked Java files git converts before diffing them: a re-encoding or a clean filter can
+     * blank out or shift the lines git reports as changed (a UTF-8 file read as UTF-16 is one line),
+     * or make a changed file look unchanged. A .gitattributes is part of the change, so such a file
+     * counts as changed in full. Line-ending conversion keeps the line count and is left alone.
+     */
+    private static Set<Path> converted(Path top) throws IOException {
+        List<String> javaFiles = new ArrayList<>();
+        for (String name : text(Git.run(top, MAX_DIFF_BYTES, "ls-files", "--cached", "-z")).split("\0")) {
+            if (name.toLowerCase(java.util.Locale.ROOT).endsWith(".java")) {
+                javaFiles.add(name);
+            }
+        }
+        Set<Path> out = new HashSet<>();
+        for (int from = 0; from < javaFiles.size(); from += CHECK_ATTR_BATCH) {
+            List<String> args = new ArrayList<>(List.of("check-attr", "-z"));
+            args.addAll(CONVERTING);
+            args.add("--");
+            args.addAll(javaFiles.subList(from, Math.min(javaFiles.size(), from + CHECK_ATTR_BATCH)));
+            // "<path> NUL <attribute> NUL <value> NUL", per path and attribute
+            String[] fields = text(Git.run(top, MAX_LIST_BYTES, args.toArray(String[]::new))).split("\0");
+            for (int i = 0; i + 2 < fields.length; i += 3) {
+                String value = fields[i + 2];
+                if (!value.equals("unspecified") && !value.equals("unset")) {
+                    inside(top, fields[i]).ifPresent(out::add);
+                }
+            }
+        }
+        return out;
     }
 
     /** A revision as the user gave it; one that git could read as an option is refused before git sees it. */
