@@ -343,22 +343,27 @@ public final class ChangedLines {
 
     /** Whether the finding's primary location or any path step is on a changed line. */
     public boolean touches(Finding finding) {
+        return firstTouched(finding).isPresent();
+    }
+
+    /** The first of the finding's primary location and path steps that is on a changed line. */
+    public Optional<CodeLocation> firstTouched(Finding finding) {
         if (touches(finding.primary())) {
-            return true;
+            return Optional.of(finding.primary());
         }
         for (CodeLocation step : finding.codeFlow()) {
             if (touches(step)) {
-                return true;
+                return Optional.of(step);
             }
         }
         for (List<CodeLocation> flow : finding.otherFlows()) {
             for (CodeLocation step : flow) {
                 if (touches(step)) {
-                    return true;
+                    return Optional.of(step);
                 }
             }
         }
-        return false;
+        return Optional.empty();
     }
 
     private boolean touches(CodeLocation location) {
