@@ -196,6 +196,23 @@ class DiffCheckChangesTest {
                 .contains("0 outside the diff");
     }
 
+    @Test
+    void aLoneCarriageReturnCannotMoveTheChangesCodeOntoLinesGitCallsUnchanged() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + COUNT_RETRY
+                .replace("    public void retry", "    @Transactional\n    public void retry")));
+        commit();
+        // Java ends a line at a lone CR, git does not: for git the change rewrites one line, the call is on the next
+        Path source = dir.resolve(FILE);
+        Files.writeString(source, Files.readString(source).replace("retries + 1 WHERE id = ?\", orderId);\n",
+                "retries + 1 WHERE id = ?\", orderId);\r"
+                        + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);\n"));
+
+        Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.out()).contains(FILE + ":26:17: error [io-in-transaction] retry()");
+    }
+
     // ---- baseline
 
     @Test

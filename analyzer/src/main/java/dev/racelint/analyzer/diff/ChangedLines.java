@@ -81,7 +81,34 @@ public final class ChangedLines {
             inside(top, name).ifPresent(untracked::add);
         }
         untracked.addAll(converted(top));
+        for (Path file : diff.touched().keySet()) {
+            if (hasLoneCarriageReturn(file)) {
+                untracked.add(file);
+            }
+        }
         return new ChangedLines(top, ref, commit, diff, untracked);
+    }
+
+    /**
+     * Whether the file holds a CR not followed by LF: Java ends a line there and git does not, so
+     * git's line numbers for the rest of the file would not be racelint's, and a change could put
+     * its code on lines git calls unchanged. Such a changed file counts as changed in full.
+     */
+    private static boolean hasLoneCarriageReturn(Path file) {
+        try (java.io.InputStream in = new java.io.BufferedInputStream(java.nio.file.Files.newInputStream(file,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS))) {
+            int previous = -1;
+            int c;
+            while ((c = in.read()) >= 0) {
+                if (previous == '\r' && c != '\n') {
+                    return true;
+                }
+                previous = c;
+            }
+            return previous == '\r';
+        } catch (IOException e) {
+            return false; // a file racelint cannot read is not analysed either
+        }
     }
 
     /** Attributes under which git diffs a work-tree file as converted, not as the bytes racelint reads. */
