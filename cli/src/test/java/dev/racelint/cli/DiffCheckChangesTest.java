@@ -101,6 +101,118 @@ class DiffCheckChangesTest {
                 .contains("2 check changes in the diff");
     }
 
+    /** A method with no I/O and no transaction, appended to the class at the base. */
+    private static final String COUNT_RETRY = "\n    public void retry(String orderId) {\n"
+            + "        jdbc.update(\"UPDATE orders SET retries = retries + 1 WHERE id = ?\", orderId);\n    }\n}\n";
+
+    @Test
+    void aFindingTheChangeBringsUnderACommentTheBaseHadIsReported() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + COUNT_RETRY
+                .replace("    public void retry", "    // racelint:ignore io-in-transaction reviewed in PAY-12\n    public void retry")));
+        commit();
+        // the change makes the reviewed method transactional and adds a call out: the old comment now hides it
+        Path source = dir.resolve(FILE);
+        Files.writeString(source, Files.readString(source)
+                .replace("    // racelint:ignore io-in-transaction reviewed", "    @Transactional\n    // racelint:ignore io-in-transaction reviewed")
+                .replace("retries + 1 WHERE id = ?\", orderId);\n", "retries + 1 WHERE id = ?\", orderId);\n"
+                        + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);\n"));
+
+        Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
+
+        assertThat(run.exitCode()).as("notes never fail the scan: " + run).isZero();
+        assertThat(run.out()).contains(FILE + ":29:9: note [suppressed-in-diff] the io-in-transaction finding at line 27, on "
+                        + "lines this change touches, is hidden by the // racelint:ignore for io-in-transaction at line 26, which this "
+                        + "change did not add; reason given: \"reviewed in PAY-12\".\n")
+                .doesNotContain("[suppression-added]")
+                .endsWith("No findings in 1 file; 1 suppressed in the source; 1 outside the diff; 1 check change in the diff "
+                        + "(suppressions, baseline entries, config).\n");
+    }
+
+    @Test
+    void aFindingTheChangeBringsUnderAClassLevelAnnotationTheBaseHadIsReported() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION.replace("@Service\n",
+                "@Service\n@SuppressWarnings(\"racelint:io-in-transaction\") // the charge is idempotent\n")
+                .replace("    }\n}\n", "    }\n" + COUNT_RETRY));
+        commit();
+        Path source = dir.resolve(FILE);
+        Files.writeString(source, Files.readString(source)
+                .replace("    public void retry", "    @Transactional\n    public void retry")
+                .replace("retries + 1 WHERE id = ?\", orderId);\n", "retries + 1 WHERE id = ?\", orderId);\n"
+                        + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);\n"));
+
+        Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD", "--format", "json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        JsonNode json = JSON.readTree(run.out());
+        assertThat(json.path("summary").path("checkChanges").asInt()).as(run.out()).isEqualTo(1);
+        JsonNode note = json.path("diagnostics").get(0);
+        assertThat(note.path("code").asText()).isEqualTo("suppressed-in-diff");
+        assertThat(note.path("file").asText()).isEqualTo(FILE);
+        assertThat(note.path("line").asInt()).as("the call the change adds").isEqualTo(29);
+        assertThat(note.path("message").asText()).isEqualTo("the io-in-transaction finding at line 27, on lines this change "
+                + "touches, is hidden by the @SuppressWarnings for io-in-transaction at line 9, which this change did not "
+                + "add; reason given: \"the charge is idempotent\".");
+        // the base's own finding, under the same annotation, is not part of the change
+        assertThat(json.path("diagnostics").size()).isEqualTo(1);
+    }
+
+    // ---- attributes in the scanned tree
+
+    @Test
+    void aGitattributesThatMakesJavaBinaryDoesNotHideTheChangedLines() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION);
+        commit();
+        for (String attributes : List.of("*.java -diff\n", "*.java binary\n")) {
+            // the change declares Java files binary, so git would print "Binary files differ" and no hunk
+            Files.writeString(dir.resolve(".gitattributes"), attributes);
+            Path source = dir.resolve(FILE);
+            Files.writeString(source, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + RETRY
+                    .replace("        rest.postForObject", "        // racelint:ignore lock-order\n        rest.postForObject")));
+
+            Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
+
+            assertThat(run.exitCode()).as(attributes + run).isEqualTo(ExitCodes.FINDINGS);
+            assertThat(run.out()).as(attributes).contains(FILE + ":26:17: error [io-in-transaction] retry()")
+                    .contains(FILE + ":27:1: note [suppression-added] // racelint:ignore for lock-order added by this change")
+                    .contains("1 outside the diff");
+        }
+    }
+
+    @Test
+    void aGitattributesThatMakesGitReencodeJavaCountsTheFileAsChangedInFull() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION);
+        commit();
+        // git would read the UTF-8 file as UTF-16 before diffing it: its new side is one line of noise
+        Files.writeString(dir.resolve(".gitattributes"), "*.java working-tree-encoding=UTF-16LE\n");
+        Path source = dir.resolve(FILE);
+        Files.writeString(source, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + RETRY
+                .replace("        rest.postForObject", "        // racelint:ignore lock-order\n        rest.postForObject")));
+
+        Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.out()).contains(FILE + ":26:17: error [io-in-transaction] retry()")
+                .contains(FILE + ":27:1: note [suppression-added] // racelint:ignore for lock-order added by this change")
+                .contains("0 outside the diff");
+    }
+
+    @Test
+    void aLoneCarriageReturnCannotMoveTheChangesCodeOntoLinesGitCallsUnchanged() throws Exception {
+        Sources.write(dir, FILE, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + COUNT_RETRY
+                .replace("    public void retry", "    @Transactional\n    public void retry")));
+        commit();
+        // Java ends a line at a lone CR, git does not: for git the change rewrites one line, the call is on the next
+        Path source = dir.resolve(FILE);
+        Files.writeString(source, Files.readString(source).replace("retries + 1 WHERE id = ?\", orderId);\n",
+                "retries + 1 WHERE id = ?\", orderId);\r"
+                        + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);\n"));
+
+        Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.out()).contains(FILE + ":26:17: error [io-in-transaction] retry()");
+    }
+
     // ---- baseline
 
     @Test

@@ -71,14 +71,79 @@ public final class ChangedLines {
         if (!OBJECT_ID.matcher(commit).matches()) {
             throw new DiffException("unknown git revision '" + ref + "'");
         }
-        // the commit, not the name: the diff and every file read at the base see the same revision
-        Parsed diff = parse(text(Git.run(top, MAX_DIFF_BYTES, "diff", "--no-ext-diff", "--no-textconv", "--no-color",
+        // the commit, not the name: the diff and every file read at the base see the same revision;
+        // --text because a .gitattributes in the change can call .java binary (-diff), and git would
+        // print "Binary files differ" for it in place of the hunks
+        Parsed diff = parse(text(Git.run(top, MAX_DIFF_BYTES, "diff", "--text", "--no-ext-diff", "--no-textconv", "--no-color",
                 "--unified=0", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", commit, "--")), top);
         Set<Path> untracked = new HashSet<>();
         for (String name : text(Git.run(top, MAX_DIFF_BYTES, "ls-files", "--others", "--exclude-standard", "-z")).split("\0")) {
             inside(top, name).ifPresent(untracked::add);
         }
+        untracked.addAll(converted(top));
+        for (Path file : diff.touched().keySet()) {
+            if (hasLoneCarriageReturn(file)) {
+                untracked.add(file);
+            }
+        }
         return new ChangedLines(top, ref, commit, diff, untracked);
+    }
+
+    /**
+     * Whether the file holds a CR not followed by LF: Java ends a line there and git does not, so
+     * git's line numbers for the rest of the file would not be racelint's, and a change could put
+     * its code on lines git calls unchanged. Such a changed file counts as changed in full.
+     */
+    private static boolean hasLoneCarriageReturn(Path file) {
+        try (java.io.InputStream in = new java.io.BufferedInputStream(java.nio.file.Files.newInputStream(file,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS))) {
+            int previous = -1;
+            int c;
+            while ((c = in.read()) >= 0) {
+                if (previous == '\r' && c != '\n') {
+                    return true;
+                }
+                previous = c;
+            }
+            return previous == '\r';
+        } catch (IOException e) {
+            return false; // a file racelint cannot read is not analysed either
+        }
+    }
+
+    /** Attributes under which git diffs a work-tree file as converted, not as the bytes racelint reads. */
+    private static final List<String> CONVERTING = List.of("working-tree-encoding", "filter");
+    private static final int CHECK_ATTR_BATCH = 200;
+
+    /**
+     * The tracked Java files git converts before diffing them: a re-encoding or a clean filter can
+     * blank out or shift the lines git reports as changed (a UTF-8 file read as UTF-16 is one line),
+     * or make a changed file look unchanged. A .gitattributes is part of the change, so such a file
+     * counts as changed in full. Line-ending conversion keeps the line count and is left alone.
+     */
+    private static Set<Path> converted(Path top) throws IOException {
+        List<String> javaFiles = new ArrayList<>();
+        for (String name : text(Git.run(top, MAX_DIFF_BYTES, "ls-files", "--cached", "-z")).split("\0")) {
+            if (name.toLowerCase(java.util.Locale.ROOT).endsWith(".java")) {
+                javaFiles.add(name);
+            }
+        }
+        Set<Path> out = new HashSet<>();
+        for (int from = 0; from < javaFiles.size(); from += CHECK_ATTR_BATCH) {
+            List<String> args = new ArrayList<>(List.of("check-attr", "-z"));
+            args.addAll(CONVERTING);
+            args.add("--");
+            args.addAll(javaFiles.subList(from, Math.min(javaFiles.size(), from + CHECK_ATTR_BATCH)));
+            // "<path> NUL <attribute> NUL <value> NUL", per path and attribute
+            String[] fields = text(Git.run(top, MAX_LIST_BYTES, args.toArray(String[]::new))).split("\0");
+            for (int i = 0; i + 2 < fields.length; i += 3) {
+                String value = fields[i + 2];
+                if (!value.equals("unspecified") && !value.equals("unset")) {
+                    inside(top, fields[i]).ifPresent(out::add);
+                }
+            }
+        }
+        return out;
     }
 
     /** A revision as the user gave it; one that git could read as an option is refused before git sees it. */
@@ -305,22 +370,27 @@ public final class ChangedLines {
 
     /** Whether the finding's primary location or any path step is on a changed line. */
     public boolean touches(Finding finding) {
+        return firstTouched(finding).isPresent();
+    }
+
+    /** The first of the finding's primary location and path steps that is on a changed line. */
+    public Optional<CodeLocation> firstTouched(Finding finding) {
         if (touches(finding.primary())) {
-            return true;
+            return Optional.of(finding.primary());
         }
         for (CodeLocation step : finding.codeFlow()) {
             if (touches(step)) {
-                return true;
+                return Optional.of(step);
             }
         }
         for (List<CodeLocation> flow : finding.otherFlows()) {
             for (CodeLocation step : flow) {
                 if (touches(step)) {
-                    return true;
+                    return Optional.of(step);
                 }
             }
         }
-        return false;
+        return Optional.empty();
     }
 
     private boolean touches(CodeLocation location) {

@@ -26,14 +26,16 @@ public record Diagnostic(Path file, int line, int column, Level level, String co
 
     /** Diff mode: a suppression on a line the change adds. */
     public static final String SUPPRESSION_ADDED = "suppression-added";
+    /** Diff mode: a finding on lines the change touches, hidden by a suppression the change did not add. */
+    public static final String SUPPRESSED_IN_DIFF = "suppressed-in-diff";
     /** Diff mode: an entry the change adds to the baseline file. */
     public static final String BASELINE_ENTRY_ADDED = "baseline-entry-added";
     /** Diff mode: a setting of racelint.yml the change adds, alters or removes. */
     public static final String CONFIG_CHANGED = "config-changed";
 
     /** The codes of diff mode's notes on what a change does to the check itself. */
-    public static final java.util.List<String> CHECK_CHANGES = java.util.List.of(SUPPRESSION_ADDED, BASELINE_ENTRY_ADDED,
-            CONFIG_CHANGED);
+    public static final java.util.List<String> CHECK_CHANGES = java.util.List.of(SUPPRESSION_ADDED, SUPPRESSED_IN_DIFF,
+            BASELINE_ENTRY_ADDED, CONFIG_CHANGED);
 
     /** True for a note on what the change under review does to the check itself (diff mode). */
     public boolean checkChange() {

@@ -380,12 +380,15 @@ public final class SarifReportWriter implements ReportWriter {
     private static ReportingDescriptor checkChangeRule(String code) {
         String title = switch (code) {
             case Diagnostic.SUPPRESSION_ADDED -> "The change adds a racelint suppression";
+            case Diagnostic.SUPPRESSED_IN_DIFF -> "An older racelint suppression hides a finding in the change";
             case Diagnostic.BASELINE_ENTRY_ADDED -> "The change adds a baseline entry";
             default -> "The change alters racelint.yml";
         };
         String description = switch (code) {
             case Diagnostic.SUPPRESSION_ADDED -> "A @SuppressWarnings(\"racelint...\") or // racelint:ignore on a line the "
                     + "change adds. The findings it covers are not reported, so the reviewer should see it and its reason.";
+            case Diagnostic.SUPPRESSED_IN_DIFF -> "A finding on lines the change touches that a suppression written before "
+                    + "the change hides: the change is not reported, so the reviewer should see where and why.";
             case Diagnostic.BASELINE_ENTRY_ADDED -> "An entry the change adds to the baseline file given with --baseline. The "
                     + "finding it matches is not reported, so the reviewer should see it.";
             default -> "A racelint.yml setting the change adds, alters or removes: a rule switched off or its level "

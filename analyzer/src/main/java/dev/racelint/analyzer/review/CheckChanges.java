@@ -4,6 +4,7 @@ import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.diff.ChangedLines;
+import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
@@ -58,9 +59,10 @@ public final class CheckChanges {
      * suppressions that matched a finding.
      */
     public static List<Diagnostic> suppressions(ChangedLines diff, AnalysisOptions options, List<SuppressedFinding> suppressed) {
+        List<Diagnostic> notes = hiddenInChange(diff, suppressed);
         Set<Path> changed = diff.filesWithAddedLines();
         if (changed.isEmpty()) {
-            return List.of();
+            return notes;
         }
         List<SourceFile> sources = new ArrayList<>();
         for (SourceFile file : new SourceDiscovery(options.includeTests(), options.excludes(), options.maxFileBytes())
@@ -70,13 +72,12 @@ public final class CheckChanges {
             }
         }
         if (sources.isEmpty()) {
-            return List.of();
+            return notes;
         }
         Map<String, List<Finding>> hidden = new HashMap<>();
         for (SuppressedFinding s : suppressed) {
             hidden.computeIfAbsent(key(s.suppression()), k -> new ArrayList<>()).add(s.finding());
         }
-        List<Diagnostic> notes = new ArrayList<>();
         for (ParsedFile file : new JavaSourceParser(options.threads()).parseAll(sources, done -> {}).files()) {
             for (Suppression s : Suppressions.in(file)) {
                 SourceRegion at = s.location().region();
@@ -85,6 +86,46 @@ public final class CheckChanges {
                             Diagnostic.SUPPRESSION_ADDED, describe(s, hidden.getOrDefault(key(s), List.of()))));
                 }
             }
+        }
+        notes.sort(DiagnosticOrder.INSTANCE);
+        return notes;
+    }
+
+    /**
+     * The findings on lines the change touches that a suppression the change did not write hides:
+     * a suppression already in the base (a comment over a method with no I/O, a class-level
+     * annotation) would otherwise silence what the change brings in. A suppression the change adds
+     * is left to its own note. Each note sits on the finding's first changed line, where a reviewer
+     * of the diff sees it.
+     */
+    private static List<Diagnostic> hiddenInChange(ChangedLines diff, List<SuppressedFinding> suppressed) {
+        List<Diagnostic> notes = new ArrayList<>();
+        for (SuppressedFinding s : suppressed) {
+            SourceRegion by = s.suppression().location().region();
+            Path file = s.suppression().location().file();
+            if (file != null && by != null && diff.adds(file, by.startLine(), by.endLine())) {
+                continue;
+            }
+            Optional<CodeLocation> where = diff.firstTouched(s.finding());
+            if (where.isEmpty() || where.get().file() == null) {
+                continue;
+            }
+            SourceRegion at = where.get().region();
+            Finding f = s.finding();
+            String rules = s.suppression().ruleId().equals(Suppression.ALL_RULES) ? "all racelint rules"
+                    : s.suppression().ruleId();
+            String what = s.suppression().kind() == Suppression.Kind.COMMENT ? "// racelint:ignore for " + rules
+                    : "@SuppressWarnings for " + rules;
+            boolean sameFile = file != null && file.toAbsolutePath().normalize().equals(f.primary().file() == null ? null
+                    : f.primary().file().toAbsolutePath().normalize());
+            String place = by == null ? "" : (sameFile ? " at line " : " at " + quoted(diff.relative(file).orElse("?")) + ":")
+                    + by.startLine();
+            int findingLine = f.primary().region() == null ? 0 : f.primary().region().startLine();
+            notes.add(new Diagnostic(where.get().file(), at == null ? 0 : at.startLine(), at == null ? 0 : at.startColumn(),
+                    Level.NOTE, Diagnostic.SUPPRESSED_IN_DIFF, "the " + f.ruleId() + " finding at line " + findingLine
+                    + ", on lines this change touches, is hidden by the " + what + place + ", which this change did not add"
+                    + (s.suppression().hasJustification() ? "; reason given: " + quoted(s.suppression().justification())
+                            : "; no reason given") + "."));
         }
         notes.sort(DiagnosticOrder.INSTANCE);
         return notes;
