@@ -198,6 +198,12 @@ public final class JavaSourceParser {
             diagnostics.add(new Diagnostic(source.path(), 0, 0, Level.NOTE, "encoding",
                     "not valid UTF-8; read as ISO-8859-1"));
         }
+        int tooDeepAt = NestingDepth.lineBeyond(text.text(), NestingDepth.MAX_NESTING);
+        if (tooDeepAt > 0) {
+            diagnostics.add(new Diagnostic(source.path(), tooDeepAt, 0, Level.WARNING, "too-deep",
+                    "skipped: brackets nested more than " + NestingDepth.MAX_NESTING + " deep, more than racelint parses"));
+            return null;
+        }
         try {
             Parsed result = parse(parser, text.text());
             if (result.unit() != null) {
