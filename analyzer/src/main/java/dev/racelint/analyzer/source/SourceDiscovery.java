@@ -489,17 +489,23 @@ public final class SourceDiscovery {
     }
 
     /**
-     * A test source folder in the Maven/Gradle layouts: {@code src/test}, {@code src/it},
-     * {@code src/testFixtures}, {@code src/integrationTest} and the like.
+     * The source sets of the Maven and Gradle test layouts, by their exact names: Maven's
+     * {@code src/test} and {@code src/it} (invoker and failsafe), the Gradle test-fixtures plugin's
+     * {@code src/testFixtures}, and the names Gradle's test-suite and integration-test conventions
+     * use. Any other {@code src/<set>} ({@code src/testcases}, {@code src/latest}) is a source set
+     * of its own and is scanned: a folder is not a test folder for containing "test".
      */
+    static final Set<String> TEST_SOURCE_SETS = Set.of(
+            "test", "it", "testFixtures", "integrationTest", "integration-test", "intTest",
+            "functionalTest", "acceptanceTest", "e2eTest", "componentTest", "systemTest", "contractTest");
+
+    /** A test source folder: {@code src/<set>} where {@code <set>} is one of {@link #TEST_SOURCE_SETS}. */
     static boolean isTestSourceDir(Path relative) {
         int n = relative.getNameCount();
         for (int i = 0; i + 1 < n; i++) {
-            if (relative.getName(i).toString().equals("src")) {
-                String next = relative.getName(i + 1).toString().toLowerCase(Locale.ROOT);
-                if (next.equals("it") || next.contains("test")) {
-                    return true;
-                }
+            if (relative.getName(i).toString().equals("src")
+                    && TEST_SOURCE_SETS.contains(relative.getName(i + 1).toString())) {
+                return true;
             }
         }
         return false;

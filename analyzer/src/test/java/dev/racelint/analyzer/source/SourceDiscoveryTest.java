@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -171,6 +172,45 @@ class SourceDiscoveryTest {
         assertThat(names(result.files())).containsExactly("src/main/java/demo/A.java");
         assertThat(names(withTests.files())).containsExactly("app/src/it/java/demo/AIT.java",
                 "src/main/java/demo/A.java", "src/test/java/demo/ATest.java");
+    }
+
+    @Test
+    void onlyTheTestSourceSetsOfTheBuildLayoutsAreTestFolders() throws IOException {
+        List<String> tests = List.of("src/test/java/demo/T.java", "src/it/java/demo/I.java",
+                "src/testFixtures/java/demo/F.java", "src/integrationTest/java/demo/G.java",
+                "app/src/functionalTest/java/demo/H.java");
+        List<String> sources = List.of("src/testcases/java/demo/Case.java", "src/latest/java/demo/Latest.java",
+                "src/contest/java/demo/Contest.java", "src/Test/java/demo/Upper.java", "src/itinerary/java/demo/Trip.java",
+                "attest/src/main/java/demo/Attest.java");
+        for (String file : tests) {
+            write(file);
+        }
+        for (String file : sources) {
+            write(file);
+        }
+
+        SourceDiscovery.Result result = discover(root);
+        SourceDiscovery.Census census = new SourceDiscovery(false, List.of(), Long.MAX_VALUE).census(List.of(root), root);
+
+        assertThat(names(result.files())).containsExactlyInAnyOrderElementsOf(
+                Stream.concat(sources.stream(), Stream.of("src/main/java/demo/A.java")).toList());
+        assertThat(census.inTestFolders()).isEqualTo(tests.size());
+    }
+
+    @Test
+    void theConfigurationPageListsExactlyTheTestSourceSets() throws IOException {
+        String page = Files.readString(Path.of("..", "docs", "configuration.md"));
+        String section = page.substring(page.indexOf("recognised by their exact folder names under"));
+        section = section.substring(0, section.indexOf("Any other source set"));
+
+        java.util.Set<String> listed = new java.util.TreeSet<>();
+        java.util.regex.Matcher name = java.util.regex.Pattern.compile("`([A-Za-z0-9-]+)`").matcher(section);
+        while (name.find()) {
+            listed.add(name.group(1));
+        }
+        listed.remove("src");
+
+        assertThat(listed).isEqualTo(new java.util.TreeSet<>(SourceDiscovery.TEST_SOURCE_SETS));
     }
 
     @Test
