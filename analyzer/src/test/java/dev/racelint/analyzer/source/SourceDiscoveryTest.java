@@ -31,7 +31,7 @@ class SourceDiscoveryTest {
         root = Files.createDirectories(temp.resolve("repo"));
         Path outside = Files.createDirectories(temp.resolve("elsewhere/secret"));
         secret = Files.writeString(outside.resolve("Credentials.java"), "class Credentials { String key = \"s3cr3t\"; }");
-        Files.writeString(outside.resolve("OrdersMapper.xml"), "<mapper/>");
+        Files.writeString(outside.resolve("OrdersMapper.xml"), "<mapper namespace=\"demo.Orders\"/>");
         write("src/main/java/demo/A.java");
     }
 
@@ -211,6 +211,20 @@ class SourceDiscoveryTest {
         listed.remove("src");
 
         assertThat(listed).isEqualTo(new java.util.TreeSet<>(SourceDiscovery.TEST_SOURCE_SETS));
+    }
+
+    @Test
+    void mapperXmlIsKnownByItsMapperElementWhateverItIsCalled() throws IOException {
+        Path resources = Files.createDirectories(root.resolve("src/main/resources"));
+        Files.writeString(resources.resolve("queries.xml"), "<?xml version=\"1.0\"?>\n<mapper namespace=\"demo.Orders\"></mapper>\n");
+        Files.writeString(resources.resolve("OrderMapper.xml"), "<beans><bean id=\"orderMapper\"/></beans>\n");
+        Files.writeString(resources.resolve("logback.xml"), "<configuration/>\n");
+        Files.writeString(root.resolve("pom.xml"), "<project/>\n");
+
+        SourceDiscovery.Result result = discover(root);
+
+        assertThat(result.mapperFiles()).extracting(p -> ReportPaths.relative(root, p).orElseThrow())
+                .containsExactly("src/main/resources/queries.xml");
     }
 
     @Test
