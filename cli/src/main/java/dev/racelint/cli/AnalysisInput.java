@@ -48,7 +48,7 @@ final class AnalysisInput {
     List<String> ruleIds = new ArrayList<>();
 
     @Option(names = "--include-tests",
-            description = "Also scan test sources (src/test, src/it, src/*Test*...).")
+            description = "Also scan test sources: the source sets src/test, src/it, src/testFixtures, src/integrationTest and the other test-suite names listed in docs/configuration.md (by exact name: src/testcases is scanned anyway).")
     boolean includeTests;
 
     @Option(names = "--exclude", paramLabel = "GLOB", showDefaultValue = Visibility.NEVER,

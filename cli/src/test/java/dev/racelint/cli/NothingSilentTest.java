@@ -66,6 +66,18 @@ class NothingSilentTest {
     }
 
     @Test
+    void sourceSetsWhoseNamesOnlyContainTestAreScanned() {
+        Sources.write(dir, "src/testcases/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Sources.write(dir, "src/latest/java/demo/Clean.java", Sources.CLEAN);
+
+        Cli.Run run = run("scan", dir.toString());
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.out()).contains("src/testcases/java/demo/CheckoutService.java:19:17: error [io-in-transaction]")
+                .endsWith("in 2 files.\n");
+    }
+
+    @Test
     void baselineCreateAndUpdateRefuseAnEmptyScanAndLeaveTheFileAlone() throws IOException {
         Path baseline = dir.resolve("baseline.json");
         Sources.write(dir, "src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);

@@ -3,6 +3,7 @@ package dev.racelint.analyzer.persistence;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -24,7 +25,15 @@ public final class MyBatisXml {
     private static final Pattern ID = Pattern.compile("\\bid\\s*=\\s*\"([^\"]+)\"");
     private static final Pattern FRAGMENT = Pattern.compile("<sql\\b([^>]*)>(.*?)</sql\\s*>", Pattern.DOTALL);
 
+    /** Mapper files larger than this are not read (a diagnostic says so): no real mapper comes near it. */
+    public static final long MAX_MAPPER_BYTES = 2_000_000;
+
     private final Map<String, String> statements = new HashMap<>();
+
+    /** Whether {@code text} declares a MyBatis mapper ({@code <mapper namespace="...">}). */
+    public static boolean declaresMapper(String text) {
+        return NAMESPACE.matcher(text).find();
+    }
 
     public static MyBatisXml empty() {
         return new MyBatisXml();
@@ -35,10 +44,13 @@ public final class MyBatisXml {
         MyBatisXml xml = new MyBatisXml();
         for (Path file : files) {
             try {
-                if (Files.size(file) > 2_000_000) {
+                if (Files.size(file) > MAX_MAPPER_BYTES) {
+                    diagnostics.add(new Diagnostic(file, 0, 0, Level.WARNING, "file-too-large",
+                            "MyBatis mapper not read: over the " + MAX_MAPPER_BYTES + "-byte limit for mapper XML"));
                     continue;
                 }
-                String text = Files.readString(file);
+                // Decoded leniently: a mapper saved in another encoding (GBK comments) still gives its SQL.
+                String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
                 Matcher ns = NAMESPACE.matcher(text);
                 if (!ns.find()) {
                     continue;

@@ -3,7 +3,9 @@ package dev.racelint.analyzer.source;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.persistence.MyBatisXml;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,7 +19,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -377,13 +378,18 @@ public final class SourceDiscovery {
         private void file(Tree tree, Path real, Path relative, int folderStanding, long size, Path outsideLink) {
             String name = relative.getFileName().toString();
             boolean java = tree.sources() && name.endsWith(".java");
-            boolean mapper = !java && name.endsWith(".xml") && looksLikeMapper(relative);
-            if (!java && !mapper) {
+            boolean xml = !java && name.endsWith(".xml");
+            if (!java && (!xml || census())) {
                 return;
             }
             int standing = folderStanding == INCLUDED ? standingOf(relative) : folderStanding;
             if (standing == INCLUDED && outsideLink != null) {
+                // Not opened to see whether it is a mapper: nothing outside the root is read.
                 outsideRoot(outsideLink, "file");
+                return;
+            }
+            boolean mapper = xml && standing == INCLUDED && declaresMapper(real, size);
+            if (!java && !mapper) {
                 return;
             }
             if (census()) {
@@ -461,10 +467,21 @@ public final class SourceDiscovery {
         }
     }
 
-    /** MyBatis mapper XML is conventionally named *Mapper.xml / *Dao.xml or kept under mapper(s)/ or mybatis/. */
-    private static boolean looksLikeMapper(Path relative) {
-        String path = relative.toString().replace('\\', '/').toLowerCase(Locale.ROOT);
-        return path.contains("mapper") || path.contains("mybatis") || path.endsWith("dao.xml");
+    /**
+     * Whether an XML file is a MyBatis mapper, from what it declares (a {@code <mapper namespace=...>}
+     * element), never from its name or folder: a mapper may be called anything. A file too large to be
+     * read as a mapper, or unreadable, is passed on, so the mapper reader reports it.
+     */
+    private static boolean declaresMapper(Path file, long size) {
+        if (size > MyBatisXml.MAX_MAPPER_BYTES) {
+            return true;
+        }
+        try {
+            // Tags are ASCII, so any encoding of the file shows them; this decoding never fails.
+            return MyBatisXml.declaresMapper(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1));
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
     }
 
     /** A folder with a Maven or Gradle build file: its sources are compiled whatever the folder is called. */
@@ -489,17 +506,23 @@ public final class SourceDiscovery {
     }
 
     /**
-     * A test source folder in the Maven/Gradle layouts: {@code src/test}, {@code src/it},
-     * {@code src/testFixtures}, {@code src/integrationTest} and the like.
+     * The source sets of the Maven and Gradle test layouts, by their exact names: Maven's
+     * {@code src/test} and {@code src/it} (invoker and failsafe), the Gradle test-fixtures plugin's
+     * {@code src/testFixtures}, and the names Gradle's test-suite and integration-test conventions
+     * use. Any other {@code src/<set>} ({@code src/testcases}, {@code src/latest}) is a source set
+     * of its own and is scanned: a folder is not a test folder for containing "test".
      */
+    static final Set<String> TEST_SOURCE_SETS = Set.of(
+            "test", "it", "testFixtures", "integrationTest", "integration-test", "intTest",
+            "functionalTest", "acceptanceTest", "e2eTest", "componentTest", "systemTest", "contractTest");
+
+    /** A test source folder: {@code src/<set>} where {@code <set>} is one of {@link #TEST_SOURCE_SETS}. */
     static boolean isTestSourceDir(Path relative) {
         int n = relative.getNameCount();
         for (int i = 0; i + 1 < n; i++) {
-            if (relative.getName(i).toString().equals("src")) {
-                String next = relative.getName(i + 1).toString().toLowerCase(Locale.ROOT);
-                if (next.equals("it") || next.contains("test")) {
-                    return true;
-                }
+            if (relative.getName(i).toString().equals("src")
+                    && TEST_SOURCE_SETS.contains(relative.getName(i + 1).toString())) {
+                return true;
             }
         }
         return false;

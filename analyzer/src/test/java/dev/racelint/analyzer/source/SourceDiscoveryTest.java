@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,7 @@ class SourceDiscoveryTest {
         root = Files.createDirectories(temp.resolve("repo"));
         Path outside = Files.createDirectories(temp.resolve("elsewhere/secret"));
         secret = Files.writeString(outside.resolve("Credentials.java"), "class Credentials { String key = \"s3cr3t\"; }");
-        Files.writeString(outside.resolve("OrdersMapper.xml"), "<mapper/>");
+        Files.writeString(outside.resolve("OrdersMapper.xml"), "<mapper namespace=\"demo.Orders\"/>");
         write("src/main/java/demo/A.java");
     }
 
@@ -171,6 +172,59 @@ class SourceDiscoveryTest {
         assertThat(names(result.files())).containsExactly("src/main/java/demo/A.java");
         assertThat(names(withTests.files())).containsExactly("app/src/it/java/demo/AIT.java",
                 "src/main/java/demo/A.java", "src/test/java/demo/ATest.java");
+    }
+
+    @Test
+    void onlyTheTestSourceSetsOfTheBuildLayoutsAreTestFolders() throws IOException {
+        List<String> tests = List.of("src/test/java/demo/T.java", "src/it/java/demo/I.java",
+                "src/testFixtures/java/demo/F.java", "src/integrationTest/java/demo/G.java",
+                "app/src/functionalTest/java/demo/H.java");
+        List<String> sources = List.of("src/testcases/java/demo/Case.java", "src/latest/java/demo/Latest.java",
+                "src/contest/java/demo/Contest.java", "src/Test/java/demo/Upper.java", "src/itinerary/java/demo/Trip.java",
+                "attest/src/main/java/demo/Attest.java");
+        for (String file : tests) {
+            write(file);
+        }
+        for (String file : sources) {
+            write(file);
+        }
+
+        SourceDiscovery.Result result = discover(root);
+        SourceDiscovery.Census census = new SourceDiscovery(false, List.of(), Long.MAX_VALUE).census(List.of(root), root);
+
+        assertThat(names(result.files())).containsExactlyInAnyOrderElementsOf(
+                Stream.concat(sources.stream(), Stream.of("src/main/java/demo/A.java")).toList());
+        assertThat(census.inTestFolders()).isEqualTo(tests.size());
+    }
+
+    @Test
+    void theConfigurationPageListsExactlyTheTestSourceSets() throws IOException {
+        String page = Files.readString(Path.of("..", "docs", "configuration.md"));
+        String section = page.substring(page.indexOf("recognised by their exact folder names under"));
+        section = section.substring(0, section.indexOf("Any other source set"));
+
+        java.util.Set<String> listed = new java.util.TreeSet<>();
+        java.util.regex.Matcher name = java.util.regex.Pattern.compile("`([A-Za-z0-9-]+)`").matcher(section);
+        while (name.find()) {
+            listed.add(name.group(1));
+        }
+        listed.remove("src");
+
+        assertThat(listed).isEqualTo(new java.util.TreeSet<>(SourceDiscovery.TEST_SOURCE_SETS));
+    }
+
+    @Test
+    void mapperXmlIsKnownByItsMapperElementWhateverItIsCalled() throws IOException {
+        Path resources = Files.createDirectories(root.resolve("src/main/resources"));
+        Files.writeString(resources.resolve("queries.xml"), "<?xml version=\"1.0\"?>\n<mapper namespace=\"demo.Orders\"></mapper>\n");
+        Files.writeString(resources.resolve("OrderMapper.xml"), "<beans><bean id=\"orderMapper\"/></beans>\n");
+        Files.writeString(resources.resolve("logback.xml"), "<configuration/>\n");
+        Files.writeString(root.resolve("pom.xml"), "<project/>\n");
+
+        SourceDiscovery.Result result = discover(root);
+
+        assertThat(result.mapperFiles()).extracting(p -> ReportPaths.relative(root, p).orElseThrow())
+                .containsExactly("src/main/resources/queries.xml");
     }
 
     @Test
