@@ -513,8 +513,9 @@ public final class SourceDiscovery {
      * of its own and is scanned: a folder is not a test folder for containing "test".
      */
     static final Set<String> TEST_SOURCE_SETS = Set.of(
-            "test", "it", "testFixtures", "integrationTest", "integration-test", "intTest",
-            "functionalTest", "acceptanceTest", "e2eTest", "componentTest", "systemTest", "contractTest");
+            "test", "it", "testFixtures", "integrationTest", "intTest", "functionalTest", "acceptanceTest",
+            "e2eTest", "componentTest", "systemTest", "contractTest", "integration-test", "int-test",
+            "functional-test", "acceptance-test", "e2e-test", "component-test", "system-test", "contract-test");
 
     /** A test source folder: {@code src/<set>} where {@code <set>} is one of {@link #TEST_SOURCE_SETS}. */
     static boolean isTestSourceDir(Path relative) {

@@ -178,7 +178,7 @@ class SourceDiscoveryTest {
     void onlyTheTestSourceSetsOfTheBuildLayoutsAreTestFolders() throws IOException {
         List<String> tests = List.of("src/test/java/demo/T.java", "src/it/java/demo/I.java",
                 "src/testFixtures/java/demo/F.java", "src/integrationTest/java/demo/G.java",
-                "app/src/functionalTest/java/demo/H.java");
+                "app/src/functionalTest/java/demo/H.java", "acceptance/src/acceptance-test/java/demo/K.java");
         List<String> sources = List.of("src/testcases/java/demo/Case.java", "src/latest/java/demo/Latest.java",
                 "src/contest/java/demo/Contest.java", "src/Test/java/demo/Upper.java", "src/itinerary/java/demo/Trip.java",
                 "attest/src/main/java/demo/Attest.java");
@@ -201,7 +201,7 @@ class SourceDiscoveryTest {
     void theConfigurationPageListsExactlyTheTestSourceSets() throws IOException {
         String page = Files.readString(Path.of("..", "docs", "configuration.md"));
         String section = page.substring(page.indexOf("recognised by their exact folder names under"));
-        section = section.substring(0, section.indexOf("Any other source set"));
+        section = section.substring(0, section.indexOf("Any other source"));
 
         java.util.Set<String> listed = new java.util.TreeSet<>();
         java.util.regex.Matcher name = java.util.regex.Pattern.compile("`([A-Za-z0-9-]+)`").matcher(section);
