@@ -316,14 +316,24 @@ final class AnalysisInput {
      * test-folder rule left out, and what was skipped), or empty when files were analysed.
      */
     Optional<String> nothingAnalysed(AnalysisOptions options, ProjectConfig config, AnalysisResult result) {
+        return nothingAnalysed(options, config, result, false);
+    }
+
+    /**
+     * As {@link #nothingAnalysed(AnalysisOptions, ProjectConfig, AnalysisResult)}; {@code inReport}
+     * names the PATHs relative to the source root, as every report names files, instead of as typed.
+     */
+    Optional<String> nothingAnalysed(AnalysisOptions options, ProjectConfig config, AnalysisResult result,
+            boolean inReport) {
         if (result.filesAnalysed() > 0) {
             return Optional.empty();
         }
         Path root = options.resolvedSourceRoot();
         SourceDiscovery.Census census = new SourceDiscovery(options.includeTests(), options.excludes(),
                 options.maxFileBytes()).census(options.paths(), root);
-        String where = "under " + (paths.isEmpty() ? "." : paths.stream().map(Path::toString)
-                .collect(Collectors.joining(", ")));
+        String where = "under " + (paths.isEmpty() ? "." : inReport
+                ? options.paths().stream().map(p -> reportName(root, p)).collect(Collectors.joining(", "))
+                : paths.stream().map(Path::toString).collect(Collectors.joining(", ")));
         StringBuilder why = new StringBuilder("nothing analysed: ");
         int total = census.javaFiles();
         if (total == 0) {
@@ -357,6 +367,12 @@ final class AnalysisInput {
                     .append(census.linksOutside() == 1 ? " leads" : "s lead").append(" outside the source root, not followed");
         }
         return Optional.of(why.append('.').toString());
+    }
+
+    /** A scanned PATH as reports name it: relative to the source root ("." for the root itself). */
+    private static String reportName(Path root, Path path) {
+        String relative = ReportPaths.display(root, path);
+        return relative == null || relative.isEmpty() ? "." : relative;
     }
 
     private static String count(int n, String singular, String plural) {

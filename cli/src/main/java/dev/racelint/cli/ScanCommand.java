@@ -211,6 +211,13 @@ final class ScanCommand implements Callable<Integer> {
             diagnostics.addAll(checkChanges(registry, changes, options, result, config));
             diagnostics.sort(DiagnosticOrder.INSTANCE);
         }
+        java.util.Optional<String> nothingInReport = input.nothingAnalysed(options, config, result, true);
+        if (nothingInReport.isPresent()) {
+            // in the report too, so that a SARIF or JSON reader (a CI upload) sees why it is empty
+            diagnostics = new ArrayList<>(diagnostics);
+            diagnostics.add(new Diagnostic(null, 0, 0, Level.WARNING, "nothing-analysed", nothingInReport.get()));
+            diagnostics.sort(DiagnosticOrder.INSTANCE);
+        }
         ScanReport report = new ScanReport(VersionProvider.version(), result.rules(), review.findings(),
                 diagnostics, result.sourceRoot(), blankToNull(sarifCategory),
                 result.filesAnalysed(), new FileSourceLines(result.sourceRoot()), review.triage());

@@ -33,7 +33,25 @@ class NothingSilentTest {
                 + "(exit code 2); --allow-empty accepts it.");
         assertThat(allowed.exitCode()).as(allowed.toString()).isEqualTo(ExitCodes.OK);
         assertThat(allowed.err()).contains("nothing analysed: there is no .java file under").contains("Accepted (--allow-empty).");
-        assertThat(allowed.out()).isEqualTo("No findings in 0 files.\n");
+        assertThat(allowed.out()).isEqualTo("racelint: warning [nothing-analysed] nothing analysed: there is no .java "
+                + "file under . (build output, VCS, IDE and hidden folders are not searched).\n"
+                + "No findings in 0 files; 1 other diagnostic.\n");
+    }
+
+    @Test
+    void theReasonIsADiagnosticInEveryReportNamingPathsAsReportsDo() {
+        Sources.write(dir, "services/orders/src/test/java/demo/OrderTest.java", Sources.CLEAN);
+
+        Cli.Run json = run("scan", dir.resolve("services/orders").toString(), "--source-root", dir.toString(),
+                "--format", "json", "--allow-empty");
+        Cli.Run sarif = run("scan", dir.resolve("services/orders").toString(), "--source-root", dir.toString(),
+                "--format", "sarif", "--allow-empty");
+
+        String why = "nothing analysed: the one .java file under services/orders is in test source folders "
+                + "(--include-tests scans them).";
+        assertThat(json.out()).contains("\"code\": \"nothing-analysed\"").contains(why).doesNotContain(dir.toString());
+        assertThat(sarif.out()).contains("nothing-analysed").contains(why).doesNotContain(dir.toString());
+        assertThat(json.err()).as("stderr names the PATH as typed").contains("under " + dir.resolve("services/orders"));
     }
 
     @Test
