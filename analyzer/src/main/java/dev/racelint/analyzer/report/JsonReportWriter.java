@@ -40,17 +40,13 @@ import java.util.List;
  * {@code sourceRoot} is the name of that folder (no absolute path is written). Columns are 1-based UTF-16 code units and
  * {@code endColumn} is one past the last character. A diagnostic's {@code file}, {@code line} and
  * {@code column} are {@code null} when not known. Keys always appear, in the order above; the
-<<<<<<< HEAD
- * output is deterministic and ends with a newline. Strings keep the scanned tree's text as it is
- * (a script gets the real file name), written with control, bidi and separator characters as
- * {@code \}{@code uXXXX} escapes; a message, label, fix or diagnostic longer than
- * {@value ReportText#MAX_TEXT_CHARS} characters is cut, ending with {@value ReportText#ELLIPSIS}.
- * A script that prints the values to a terminal must escape them itself.
-=======
  * output is deterministic and ends with a newline. {@code baselined} and {@code baselineFixed} are
  * there with a baseline; {@code outsideDiff} and {@code checkChanges} (the diagnostics that note a
- * suppression, baseline entry or config setting the change adds) with {@code --diff}.
->>>>>>> h-diff
+ * suppression, baseline entry or config setting the change adds) with {@code --diff}. Strings keep
+ * the scanned tree's text as it is (a script gets the real file name), written with control, bidi
+ * and separator characters as {@code \}{@code uXXXX} escapes; a message, label, fix or diagnostic
+ * longer than {@value ReportText#MAX_TEXT_CHARS} characters is cut, ending with
+ * {@value ReportText#ELLIPSIS}. A script that prints the values to a terminal must escape them itself.
  */
 public final class JsonReportWriter implements ReportWriter {
 
