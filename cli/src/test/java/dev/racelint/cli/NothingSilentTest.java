@@ -33,7 +33,7 @@ class NothingSilentTest {
                 + "(exit code 2); --allow-empty accepts it.");
         assertThat(allowed.exitCode()).as(allowed.toString()).isEqualTo(ExitCodes.OK);
         assertThat(allowed.err()).contains("nothing analysed: there is no .java file under").contains("Accepted (--allow-empty).");
-        assertThat(allowed.out()).isEqualTo("No findings in 0 files.\n");
+        assertThat(allowed.report()).isEqualTo("No findings in 0 files.\n");
     }
 
     @Test

@@ -296,7 +296,7 @@ public final class ProjectConfig {
         }
         return new dev.racelint.analyzer.AnalysisResult(rules, findings, result.diagnostics(), result.sourceRoot(),
                 result.filesAnalysed(), result.methodsAnalysed(), result.timingsMillis(), suppressed, result.fromCache(),
-                result.treesFromCache());
+                result.treesFromCache(), result.coverage());
     }
 
     private dev.racelint.analyzer.finding.Finding withLevel(dev.racelint.analyzer.finding.Finding f) {

@@ -25,6 +25,7 @@ public final class MyBatisXml {
     private static final Pattern FRAGMENT = Pattern.compile("<sql\\b([^>]*)>(.*?)</sql\\s*>", Pattern.DOTALL);
 
     private final Map<String, String> statements = new HashMap<>();
+    private int mapperFiles;
 
     public static MyBatisXml empty() {
         return new MyBatisXml();
@@ -43,6 +44,7 @@ public final class MyBatisXml {
                 if (!ns.find()) {
                     continue;
                 }
+                xml.mapperFiles++;
                 String namespace = ns.group(1);
                 Map<String, String> fragments = new HashMap<>();
                 Matcher f = FRAGMENT.matcher(text);
@@ -72,6 +74,11 @@ public final class MyBatisXml {
     /** The raw body (tags included) of statement {@code id} in mapper {@code namespace}. */
     public Optional<String> statement(String namespace, String id) {
         return Optional.ofNullable(statements.get(namespace + "#" + id));
+    }
+
+    /** The files read that hold a {@code <mapper namespace=...>}: MyBatis mappers by their content, not their name. */
+    public int mapperFiles() {
+        return mapperFiles;
     }
 
     public int size() {
