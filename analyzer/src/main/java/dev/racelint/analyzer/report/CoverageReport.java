@@ -1,5 +1,8 @@
 package dev.racelint.analyzer.report;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.racelint.analyzer.coverage.Coverage;
 import dev.racelint.analyzer.coverage.CoverageModel;
 import dev.racelint.analyzer.persistence.DbApiFamily;
@@ -100,57 +103,53 @@ public final class CoverageReport {
         return text.toString();
     }
 
-    /** The figures as a tree of maps and lists, in a fixed key order: for JSON and SARIF. */
-    public static Map<String, Object> tree(Coverage c) {
-        Map<String, Object> doc = new LinkedHashMap<>();
+    /**
+     * The figures as a JSON tree in a fixed key order, for JSON and SARIF (a tree, not maps: the
+     * writers' mappers sort map keys, and the order here is part of the format).
+     */
+    public static ObjectNode tree(Coverage c) {
+        ObjectNode doc = JsonNodeFactory.instance.objectNode();
         doc.put("files", c.files());
         doc.put("sourceLines", c.sourceLines());
         Coverage.EntryPoints entry = c.entryPoints();
-        Map<String, Object> entryPoints = new LinkedHashMap<>();
-        entryPoints.put("http", totalled(entry.httpCount(), "byVerb", entry.http()));
+        ObjectNode entryPoints = doc.putObject("entryPoints");
+        totalled(entryPoints.putObject("http"), entry.httpCount(), "byVerb", entry.http());
         entryPoints.put("webhooks", entry.webhooks());
-        entryPoints.put("consumers", totalled(entry.consumerCount(), "byBroker", entry.consumers()));
+        totalled(entryPoints.putObject("consumers"), entry.consumerCount(), "byBroker", entry.consumers());
         entryPoints.put("scheduled", entry.scheduled());
-        doc.put("entryPoints", entryPoints);
-        Map<String, Object> transactions = new LinkedHashMap<>();
+        ObjectNode transactions = doc.putObject("transactions");
         transactions.put("total", c.transactions().scopes());
         transactions.put("annotated", c.transactions().annotated());
         transactions.put("programmatic", c.transactions().programmatic());
-        doc.put("transactions", transactions);
-        doc.put("databaseOperations", totalled(c.databaseOperationCount(), "byApi", c.databaseOperations()));
-        Map<String, Object> sql = new LinkedHashMap<>();
+        totalled(doc.putObject("databaseOperations"), c.databaseOperationCount(), "byApi", c.databaseOperations());
+        ObjectNode sql = doc.putObject("sql");
         sql.put("parsed", c.sql().parsed());
         sql.put("fallback", c.sql().fallback());
-        doc.put("sql", sql);
-        doc.put("effects", totalled(c.effectCount(), "byKind", c.effects()));
-        Map<String, Object> blind = new LinkedHashMap<>();
+        totalled(doc.putObject("effects"), c.effectCount(), "byKind", c.effects());
+        ObjectNode blind = doc.putObject("blindSpots");
         blind.put("types", c.blindSpots().types());
         blind.put("calls", c.blindSpots().calls());
-        List<Map<String, Object>> top = new ArrayList<>();
+        ArrayNode top = blind.putArray("top");
         for (Coverage.BlindSpot spot : c.blindSpots().top()) {
-            Map<String, Object> s = new LinkedHashMap<>();
-            s.put("type", spot.type());
-            s.put("calls", spot.calls());
-            top.add(s);
+            top.addObject().put("type", spot.type()).put("calls", spot.calls());
         }
-        blind.put("top", top);
-        doc.put("blindSpots", blind);
         Coverage.DataAccess access = c.dataAccess();
-        Map<String, Object> data = new LinkedHashMap<>();
+        ObjectNode data = doc.putObject("dataAccess");
         data.put("mapperXmlFiles", access.mapperXmlFiles());
         data.put("importingFiles", access.importingFiles());
-        data.put("imports", new LinkedHashMap<>(access.imports()));
+        counts(data.putObject("imports"), access.imports());
         data.put("declaredTypes", access.declaredTypes());
         data.put("namedTypes", access.namedTypes());
-        doc.put("dataAccess", data);
         return doc;
     }
 
-    private static Map<String, Object> totalled(int total, String name, Map<String, Integer> counts) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("total", total);
-        out.put(name, new LinkedHashMap<>(counts));
-        return out;
+    private static void totalled(ObjectNode node, int total, String name, Map<String, Integer> counts) {
+        node.put("total", total);
+        counts(node.putObject(name), counts);
+    }
+
+    private static void counts(ObjectNode node, Map<String, Integer> counts) {
+        counts.forEach(node::put);
     }
 
     private static Map<String, String> familyLabels() {

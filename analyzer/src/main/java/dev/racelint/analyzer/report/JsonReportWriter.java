@@ -102,8 +102,7 @@ public final class JsonReportWriter implements ReportWriter {
         }
 
         // what the scan understood (CoverageReport.tree); null for a report made without analysing
-        doc.set("coverage", report.coverage() == null ? doc.nullNode()
-                : MAPPER.valueToTree(CoverageReport.tree(report.coverage())));
+        doc.set("coverage", report.coverage() == null ? doc.nullNode() : CoverageReport.tree(report.coverage()));
 
         java.util.Map<Finding, dev.racelint.analyzer.suppress.Suppression> suppressions = new java.util.IdentityHashMap<>();
         List<Finding> written = new java.util.ArrayList<>(report.findings());
