@@ -212,10 +212,10 @@ public final class CoverageModel {
         }
         if (access.declaredTypes() > 0) {
             evidence.add(count(access.declaredTypes(), "type", "types")
-                    + " declared as repositories, mappers or DAOs (supertype or annotation)");
+                    + " declared as data access (a repository or mapper supertype, @Mapper or @Repository)");
         }
         String named = access.namedTypes() > 0
-                ? " (" + count(access.namedTypes(), "type is", "types are") + " named *Mapper, *Repository or *Dao)" : "";
+                ? " (" + count(access.namedTypes(), "type", "types") + " named *Mapper, *Repository or *Dao)" : "";
         return Optional.of(new Diagnostic(null, 0, 0, Level.WARNING, DATA_ACCESS_UNRECOGNISED,
                 joined(evidence) + named + ", but no database operation was recognised: findings about database races"
                         + " cannot appear; see --coverage"));
