@@ -197,7 +197,8 @@ final class ScanCommand implements Callable<Integer> {
         boolean showProgress = System.console() != null;
         try (ConsoleProgress progress = showProgress ? new ConsoleProgress(err) : null) {
             ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
-            result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config)).analyze(options, listener);
+            result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config), AnalysisInput.coverageCatalogue(config))
+                    .analyze(options, listener);
         }
         if (result.fromCache()) {
             note(err, "racelint: no file, option or racelint changed since the last scan: results from "

@@ -190,6 +190,25 @@ class CoverageScanTest {
     }
 
     @Test
+    void racelintYmlAddsInertTypes() {
+        mybatisPlusService();
+        Sources.write(dir, "racelint.yml", """
+                coverage:
+                  inert:
+                    - com.baomidou.mybatisplus.core.**
+                """);
+
+        Cli.Run run = run("scan", dir.toString(), "--no-cache", "--fail-on", "none");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).contains("; blind spots: 0 types; ");
+        Sources.write(dir, "racelint.yml", "coverage:\n  inert: [\"not a type\"]\n");
+        Cli.Run wrong = run("scan", dir.toString(), "--no-cache", "--fail-on", "none");
+        assertThat(wrong.exitCode()).isEqualTo(2);
+        assertThat(wrong.err()).contains("racelint.yml:2: 'coverage.inert' entries must be qualified type names or globs");
+    }
+
+    @Test
     void aCacheHitShowsTheCoverageOfTheColdScan() throws Exception {
         mybatisPlusService();
         Path cache = dir.resolve("cache");
