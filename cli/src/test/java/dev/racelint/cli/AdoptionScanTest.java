@@ -139,7 +139,7 @@ class AdoptionScanTest {
         Files.writeString(source, moved, StandardCharsets.UTF_8);
         Cli.Run after = run("scan", dir.toString(), "--baseline", baseline.toString());
         assertThat(after.exitCode()).as(after.toString()).isZero();
-        assertThat(after.out()).isEqualTo("No findings in 1 file; 1 in the baseline.\n");
+        assertThat(after.report()).isEqualTo("No findings in 1 file; 1 in the baseline.\n");
 
         // A second, new race is reported; the baselined one is not.
         Sources.write(dir, "src/main/java/demo/RefundService.java", Sources.IO_IN_TRANSACTION
