@@ -376,17 +376,39 @@ public final class CoverageModel {
         return new Coverage.DataAccess(mapperXmlFiles, importing, imports, declared, named);
     }
 
-    /** Non-blank lines of the files, as decoded for parsing; a file that cannot be read again counts none. */
+    /**
+     * Non-blank lines of the files; a file that cannot be read again counts none. Counted on the
+     * bytes (UTF-8 and ISO-8859-1 spell every whitespace that matters as one byte), decoded only
+     * for a UTF-16 byte-order mark: reading the files again is most of what coverage costs.
+     */
     static long nonBlankLines(List<Path> files) {
         long lines = 0;
         for (Path file : files) {
             try {
-                lines += nonBlankLines(SourceText.decode(Files.readAllBytes(file)).text());
+                byte[] bytes = Files.readAllBytes(file);
+                boolean utf16 = bytes.length >= 2 && ((bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF)
+                        || (bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE));
+                lines += utf16 ? nonBlankLines(SourceText.decode(bytes).text()) : nonBlankLines(bytes);
             } catch (IOException | RuntimeException e) {
                 // deleted or changed since it was parsed: the parse diagnostics already tell that story
             }
         }
         return lines;
+    }
+
+    private static long nonBlankLines(byte[] bytes) {
+        long lines = 0;
+        boolean blank = true;
+        for (int i = 0; i < bytes.length; i++) {
+            byte b = bytes[i];
+            if (b == '\n' || (b == '\r' && (i + 1 >= bytes.length || bytes[i + 1] != '\n'))) {
+                lines += blank ? 0 : 1;
+                blank = true;
+            } else if (b != ' ' && b != '\t' && b != '\f' && b != '\r' && b != 0x0B) {
+                blank = false;
+            }
+        }
+        return lines + (blank ? 0 : 1);
     }
 
     static long nonBlankLines(String text) {
@@ -397,7 +419,7 @@ public final class CoverageModel {
             if (c == '\n' || (c == '\r' && (i + 1 >= text.length() || text.charAt(i + 1) != '\n'))) {
                 lines += blank ? 0 : 1;
                 blank = true;
-            } else if (!Character.isWhitespace(c)) {
+            } else if (c != ' ' && c != '\t' && c != '\f' && c != '\r' && c != 0x0B) {
                 blank = false;
             }
         }

@@ -307,11 +307,21 @@ class CoverageModelTest {
         write("src/main/java/p/A.java", "package p;\n\n   \nclass A {\n\t\n}\n");
         write("src/main/java/p/B.java", "package p;\r\n\r\nclass B {}");
         write("src/main/java/p/Broken.java", "package p;\nclass Broken {\n");
+        byte[] text = "package p;\n\n  \nclass C {}\n".getBytes(java.nio.charset.StandardCharsets.UTF_16LE);
+        byte[] withBom = new byte[text.length + 2];
+        withBom[0] = (byte) 0xFF;
+        withBom[1] = (byte) 0xFE;
+        System.arraycopy(text, 0, withBom, 2, text.length);
+        try {
+            Files.write(dir.resolve("src/main/java/p/C.java"), withBom);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
 
         Coverage coverage = scan();
 
-        assertThat(coverage.files()).as("the file that does not parse is not analysed").isEqualTo(2);
-        assertThat(coverage.sourceLines()).isEqualTo(3 + 2);
+        assertThat(coverage.files()).as("the file that does not parse is not analysed").isEqualTo(3);
+        assertThat(coverage.sourceLines()).as("A 3, B 2, C (UTF-16) 2").isEqualTo(3 + 2 + 2);
     }
 
     @Test
