@@ -25,6 +25,7 @@ public final class CoverageCatalogue {
     private final Set<String> inertExact = new LinkedHashSet<>();
     private final List<Glob> inertPatterns = new ArrayList<>();
     private final List<String> dataAccessPackages = new ArrayList<>();
+    private final Set<String> notDataAccessImports = new LinkedHashSet<>();
     private final Set<String> dataAccessSupertypes = new LinkedHashSet<>();
     private final Set<String> dataAccessAnnotations = new LinkedHashSet<>();
     private final Map<String, Boolean> inertByType = new ConcurrentHashMap<>();
@@ -42,6 +43,7 @@ public final class CoverageCatalogue {
             JsonNode root = new ObjectMapper().readTree(in);
             catalogue.addInert(strings(root.path("inert")));
             catalogue.dataAccessPackages.addAll(strings(root.path("dataAccessPackages")));
+            catalogue.notDataAccessImports.addAll(strings(root.path("notDataAccessImports")));
             catalogue.dataAccessSupertypes.addAll(strings(root.path("dataAccessSupertypes")));
             catalogue.dataAccessAnnotations.addAll(strings(root.path("dataAccessAnnotations")));
             return catalogue;
@@ -92,8 +94,11 @@ public final class CoverageCatalogue {
         });
     }
 
-    /** The data-access package an import (a qualified name) lies in, or null. */
+    /** The data-access package an import (a qualified name) lies in, or null (also for its plain value types). */
     public String dataAccessPackage(String imported) {
+        if (notDataAccessImports.contains(imported)) {
+            return null;
+        }
         for (String pkg : dataAccessPackages) {
             if (imported.equals(pkg) || imported.startsWith(pkg + ".")) {
                 return pkg;

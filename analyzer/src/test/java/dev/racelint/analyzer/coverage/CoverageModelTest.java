@@ -327,10 +327,17 @@ class CoverageModelTest {
     @Test
     void dataAccessSeenByXmlImportsAndDeclarations() {
         shop();
+        write("src/main/java/shop/OrderDto.java", """
+                package shop;
+
+                import java.sql.Timestamp;
+
+                public record OrderDto(long id, Timestamp placedAt) {}
+                """);
         Coverage.DataAccess access = scan().dataAccess();
 
         assertThat(access.mapperXmlFiles()).as("NotAMapper.xml holds no <mapper namespace>").isEqualTo(1);
-        assertThat(access.importingFiles()).isEqualTo(3);
+        assertThat(access.importingFiles()).as("not OrderDto: a Timestamp is no data access").isEqualTo(3);
         assertThat(access.imports()).containsExactly(Map.entry("jakarta.persistence", 2),
                 Map.entry("org.springframework.data", 1), Map.entry("org.springframework.jdbc", 1));
         assertThat(access.declaredTypes()).as("OrderRepository by its supertype, Audit by @Repository").isEqualTo(2);
