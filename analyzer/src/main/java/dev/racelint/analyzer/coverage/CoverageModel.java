@@ -6,6 +6,7 @@ import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.SuperExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
+import com.github.javaparser.ast.nodeTypes.NodeWithTypeParameters;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.EffectSite;
@@ -309,7 +310,21 @@ public final class CoverageModel {
         if (type.isProject()) {
             return firstUnknownSupertype(type.project());
         }
+        if (type.isKnown() && isTypeVariable(call, type.simpleName())) {
+            return null; // T item; item.compareTo(..): the typer's same-package guess names no type
+        }
         return unknown(type.candidates());
+    }
+
+    /** Whether a type parameter of a declaration around {@code node} is named {@code simpleName}. */
+    private static boolean isTypeVariable(Node node, String simpleName) {
+        for (Node n = node; n != null; n = n.getParentNode().orElse(null)) {
+            if (n instanceof NodeWithTypeParameters<?> generic
+                    && generic.getTypeParameters().stream().anyMatch(p -> p.getNameAsString().equals(simpleName))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The first candidate name when none of the candidates is known, inert or no type name at all; else null. */

@@ -267,6 +267,31 @@ class CoverageModelTest {
     }
 
     @Test
+    void typeVariablesAreNoBlindSpots() {
+        write("src/main/java/p/Box.java", """
+                package p;
+
+                import java.util.function.Supplier;
+                import org.springframework.transaction.annotation.Transactional;
+
+                public class Box<T extends Comparable<T>> {
+                    private T item;
+                    private ext.Vendor vendor;
+
+                    @Transactional
+                    public <R> R run(Supplier<R> work, R seed, T other) {
+                        item.compareTo(other);
+                        seed.hashCode();
+                        vendor.call();
+                        return work.get();
+                    }
+                }
+                """);
+
+        assertThat(scan().blindSpots().top()).containsExactly(new Coverage.BlindSpot("ext.Vendor", 1));
+    }
+
+    @Test
     void aMethodInheritedFromAnUnknownSupertypeIsABlindSpotOfThatSupertype() {
         write("src/main/java/p/OrderMapper.java", """
                 package p;
