@@ -28,6 +28,7 @@ public final class CoverageCatalogue {
     private final Set<String> notDataAccessImports = new LinkedHashSet<>();
     private final Set<String> dataAccessSupertypes = new LinkedHashSet<>();
     private final Set<String> dataAccessAnnotations = new LinkedHashSet<>();
+    private final Set<String> generatedMembers = new LinkedHashSet<>();
     private final Map<String, Boolean> inertByType = new ConcurrentHashMap<>();
     /** The inert patterns added to the built-in ones, in order: what {@link #fingerprint()} hashes. */
     private final List<String> added = new ArrayList<>();
@@ -46,6 +47,7 @@ public final class CoverageCatalogue {
             catalogue.notDataAccessImports.addAll(strings(root.path("notDataAccessImports")));
             catalogue.dataAccessSupertypes.addAll(strings(root.path("dataAccessSupertypes")));
             catalogue.dataAccessAnnotations.addAll(strings(root.path("dataAccessAnnotations")));
+            catalogue.generatedMembers.addAll(strings(root.path("generatedMembers")));
             return catalogue;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -113,6 +115,11 @@ public final class CoverageCatalogue {
 
     public Set<String> dataAccessAnnotations() {
         return dataAccessAnnotations;
+    }
+
+    /** Annotations (Lombok's) that have methods written into a scanned type that its source does not show. */
+    public Set<String> generatedMembers() {
+        return generatedMembers;
     }
 
     private static List<String> strings(JsonNode array) {

@@ -2,11 +2,14 @@ package dev.racelint.analyzer.coverage;
 
 import com.github.javaparser.ast.ImportDeclaration;
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.SuperExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.nodeTypes.NodeWithTypeParameters;
+import com.github.javaparser.ast.stmt.CatchClause;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.EffectSite;
@@ -306,6 +309,9 @@ public final class CoverageModel {
             TypeInfo self = index.enclosingType(call);
             return self == null ? null : firstUnknownSupertype(self);
         }
+        if (scope instanceof NameExpr name && isCaughtException(call, name.getNameAsString())) {
+            return null; // e.getMessage(): an exception is a value, whatever library threw it
+        }
         TypeRef type = resolver.typer().typeOf(scope).type();
         if (type.isProject()) {
             return firstUnknownSupertype(type.project());
@@ -314,6 +320,16 @@ public final class CoverageModel {
             return null; // T item; item.compareTo(..): the typer's same-package guess names no type
         }
         return unknown(type.candidates());
+    }
+
+    /** Whether {@code name} at {@code node} is the parameter of a catch clause around it. */
+    private static boolean isCaughtException(Node node, String name) {
+        for (Node n = node; n != null && !(n instanceof CallableDeclaration<?>); n = n.getParentNode().orElse(null)) {
+            if (n instanceof CatchClause c && c.getParameter().getNameAsString().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a type parameter of a declaration around {@code node} is named {@code simpleName}. */
@@ -340,8 +356,17 @@ public final class CoverageModel {
         return DbOpClassifier.recognisesType(candidates) ? null : candidates.get(0);
     }
 
-    /** A scanned type's nearest external supertype that nothing knows (the method is inherited from it), or null. */
+    /**
+     * A scanned type's nearest external supertype that nothing knows (the method is inherited from
+     * it), or null; null too when Lombok writes methods into the type or a scanned supertype, which
+     * is then the likelier declarer of a method the sources do not show.
+     */
     private String firstUnknownSupertype(TypeInfo type) {
+        for (TypeRef ref : index.supertypeClosure(type)) {
+            if (ref.isProject() && resolver.annotations().has(ref.project().declaration(), catalogue.generatedMembers())) {
+                return null;
+            }
+        }
         for (TypeRef ref : index.supertypeClosure(type)) {
             if (ref.isProject()) {
                 continue;

@@ -292,6 +292,47 @@ class CoverageModelTest {
     }
 
     @Test
+    void lombokAccessorsAndCaughtExceptionsAreNoBlindSpots() {
+        write("src/main/java/p/Order.java", """
+                package p;
+
+                @lombok.Data
+                public class Order implements ext.Marker {
+                    private Long id;
+                }
+                """);
+        write("src/main/java/p/Plain.java", """
+                package p;
+
+                public class Plain implements ext.Marker {}
+                """);
+        write("src/main/java/p/Service.java", """
+                package p;
+
+                import org.springframework.transaction.annotation.Transactional;
+
+                public class Service {
+                    private ext.Vendor vendor;
+
+                    @Transactional
+                    public void run(Order order, Plain plain) {
+                        order.getId();
+                        plain.mark();
+                        try {
+                            vendor.call();
+                        } catch (ext.VendorException e) {
+                            e.getMessage();
+                        }
+                    }
+                }
+                """);
+
+        // Order's getId() is Lombok's; Plain's mark() can only come from ext.Marker
+        assertThat(scan().blindSpots().top()).containsExactly(new Coverage.BlindSpot("ext.Marker", 1),
+                new Coverage.BlindSpot("ext.Vendor", 1));
+    }
+
+    @Test
     void aMethodInheritedFromAnUnknownSupertypeIsABlindSpotOfThatSupertype() {
         write("src/main/java/p/OrderMapper.java", """
                 package p;
