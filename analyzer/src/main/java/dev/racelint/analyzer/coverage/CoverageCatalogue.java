@@ -96,10 +96,15 @@ public final class CoverageCatalogue {
         });
     }
 
-    /** The data-access package an import (a qualified name) lies in, or null (also for its plain value types). */
+    /**
+     * The data-access package an import (a qualified name) lies in, or null, also when a
+     * {@code notDataAccessImports} entry (a type, or a package with its subpackages) covers it.
+     */
     public String dataAccessPackage(String imported) {
-        if (notDataAccessImports.contains(imported)) {
-            return null;
+        for (String not : notDataAccessImports) {
+            if (imported.equals(not) || imported.startsWith(not + ".")) {
+                return null;
+            }
         }
         for (String pkg : dataAccessPackages) {
             if (imported.equals(pkg) || imported.startsWith(pkg + ".")) {

@@ -400,10 +400,21 @@ class CoverageModelTest {
 
                 public record OrderDto(long id, Timestamp placedAt) {}
                 """);
+        write("src/main/java/shop/Carts.java", """
+                package shop;
+
+                import org.springframework.data.domain.Page;
+                import org.springframework.data.redis.core.StringRedisTemplate;
+
+                public class Carts {
+                    private StringRedisTemplate redis;
+                    private Page<String> page;
+                }
+                """);
         Coverage.DataAccess access = scan().dataAccess();
 
         assertThat(access.mapperXmlFiles()).as("NotAMapper.xml holds no <mapper namespace>").isEqualTo(1);
-        assertThat(access.importingFiles()).as("not OrderDto: a Timestamp is no data access").isEqualTo(3);
+        assertThat(access.importingFiles()).as("not OrderDto (a Timestamp), not Carts (paging, Redis)").isEqualTo(3);
         assertThat(access.imports()).containsExactly(Map.entry("jakarta.persistence", 2),
                 Map.entry("org.springframework.data", 1), Map.entry("org.springframework.jdbc", 1));
         assertThat(access.declaredTypes()).as("OrderRepository by its supertype, Audit by @Repository").isEqualTo(2);
