@@ -134,34 +134,39 @@ public final class CoverageModel {
         }
         Map<String, Integer> effects = zeros(new ArrayList<>(EFFECT_KINDS.keySet()));
         for (MethodInfo method : methods) {
-            Optional<Handler> handler = handlers.handler(method);
-            if (handler.isPresent()) {
-                Handler h = handler.get();
-                switch (h.kind()) {
-                    case HTTP, WEBHOOK -> {
-                        String verb = h.httpMethod() != null && HTTP_VERBS.contains(h.httpMethod()) ? h.httpMethod() : "other";
-                        http.merge(verb, 1, Integer::sum);
-                        webhooks += h.kind() == Handler.Kind.WEBHOOK ? 1 : 0;
+            try {
+                Optional<Handler> handler = handlers.handler(method);
+                if (handler.isPresent()) {
+                    Handler h = handler.get();
+                    switch (h.kind()) {
+                        case HTTP, WEBHOOK -> {
+                            String verb = h.httpMethod() != null && HTTP_VERBS.contains(h.httpMethod()) ? h.httpMethod()
+                                    : "other";
+                            http.merge(verb, 1, Integer::sum);
+                            webhooks += h.kind() == Handler.Kind.WEBHOOK ? 1 : 0;
+                        }
+                        case MESSAGE -> consumers.merge(BROKERS.getOrDefault(h.framework(), "other"), 1, Integer::sum);
+                        case SCHEDULED -> scheduled++;
                     }
-                    case MESSAGE -> consumers.merge(BROKERS.getOrDefault(h.framework(), "other"), 1, Integer::sum);
-                    case SCHEDULED -> scheduled++;
                 }
-            }
-            for (TransactionScope scope : transactions.scopesIn(method)) {
-                if (scope.kind() == TransactionScope.Kind.ANNOTATED_METHOD) {
-                    annotated++;
-                } else {
-                    programmatic++;
+                for (TransactionScope scope : transactions.scopesIn(method)) {
+                    if (scope.kind() == TransactionScope.Kind.ANNOTATED_METHOD) {
+                        annotated++;
+                    } else {
+                        programmatic++;
+                    }
                 }
-            }
-            for (DbOp op : persistence.directOps(method)) {
-                operations.merge(classifier.family(op).id(), 1, Integer::sum);
-            }
-            for (EffectSite site : graph.facts(method).effects()) {
-                String kind = effectKind(site.effect());
-                if (kind != null) {
-                    effects.merge(kind, 1, Integer::sum);
+                for (DbOp op : persistence.directOps(method)) {
+                    operations.merge(classifier.family(op).id(), 1, Integer::sum);
                 }
+                for (EffectSite site : graph.facts(method).effects()) {
+                    String kind = effectKind(site.effect());
+                    if (kind != null) {
+                        effects.merge(kind, 1, Integer::sum);
+                    }
+                }
+            } catch (RuntimeException | StackOverflowError e) {
+                // a method a model cannot take (the rules report it as a rule failure): not counted
             }
         }
         return new Coverage(files.size(), nonBlankLines(files),
@@ -234,10 +239,10 @@ public final class CoverageModel {
         // a callback or JDBC scope covers part of its method: those calls only, and what they reach
         Map<MethodInfo, List<Predicate<Node>>> partial = new LinkedHashMap<>();
         for (MethodInfo method : methods) {
-            if (handlers.handler(method).isPresent()) {
+            if (isHandler(method)) {
                 enqueue(method, whole, work);
             }
-            for (TransactionScope scope : transactions.scopesIn(method)) {
+            for (TransactionScope scope : scopesOrNone(method)) {
                 if (scope.kind() == TransactionScope.Kind.ANNOTATED_METHOD) {
                     enqueue(method, whole, work);
                 } else {
@@ -284,6 +289,22 @@ public final class CoverageModel {
                 .toList();
         int calls = counts.values().stream().mapToInt(Integer::intValue).sum();
         return new Coverage.BlindSpots(counts.size(), calls, sorted.subList(0, Math.min(BLIND_SPOTS_SHOWN, sorted.size())));
+    }
+
+    private boolean isHandler(MethodInfo method) {
+        try {
+            return handlers.handler(method).isPresent();
+        } catch (RuntimeException | StackOverflowError e) {
+            return false;
+        }
+    }
+
+    private List<TransactionScope> scopesOrNone(MethodInfo method) {
+        try {
+            return transactions.scopesIn(method);
+        } catch (RuntimeException | StackOverflowError e) {
+            return List.of();
+        }
     }
 
     private static void enqueue(MethodInfo method, BitSet seen, Deque<MethodInfo> work) {
