@@ -1,5 +1,6 @@
 package dev.racelint.analyzer;
 
+import dev.racelint.analyzer.coverage.Coverage;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.rule.RuleDescriptor;
@@ -14,6 +15,8 @@ import java.util.List;
  *                      the scan that computed this result
  * @param treesFromCache files whose syntax tree was read from the cache rather than parsed, because
  *                      their contents had not changed since the last scan (0 when {@code fromCache})
+ * @param coverage      what the analysis understood (the same on a cache hit as on the scan that
+ *                      computed it); null only for results made without analysing (tests)
  */
 public record AnalysisResult(
         List<RuleDescriptor> rules,
@@ -25,13 +28,23 @@ public record AnalysisResult(
         java.util.LinkedHashMap<String, Long> timingsMillis,
         List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed,
         boolean fromCache,
-        int treesFromCache) {
+        int treesFromCache,
+        Coverage coverage) {
 
     /** A result computed by this scan. */
     public AnalysisResult(List<RuleDescriptor> rules, List<Finding> findings, List<Diagnostic> diagnostics,
             Path sourceRoot, int filesAnalysed, int methodsAnalysed, java.util.LinkedHashMap<String, Long> timingsMillis,
             List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed) {
-        this(rules, findings, diagnostics, sourceRoot, filesAnalysed, methodsAnalysed, timingsMillis, suppressed, false, 0);
+        this(rules, findings, diagnostics, sourceRoot, filesAnalysed, methodsAnalysed, timingsMillis, suppressed, false, 0,
+                null);
+    }
+
+    /** A result without coverage. */
+    public AnalysisResult(List<RuleDescriptor> rules, List<Finding> findings, List<Diagnostic> diagnostics,
+            Path sourceRoot, int filesAnalysed, int methodsAnalysed, java.util.LinkedHashMap<String, Long> timingsMillis,
+            List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed, boolean fromCache, int treesFromCache) {
+        this(rules, findings, diagnostics, sourceRoot, filesAnalysed, methodsAnalysed, timingsMillis, suppressed, fromCache,
+                treesFromCache, null);
     }
 
     public AnalysisResult {

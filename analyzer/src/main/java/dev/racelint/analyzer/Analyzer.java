@@ -7,6 +7,9 @@ import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.cache.TreePack;
 import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.CallGraphBuilder;
+import dev.racelint.analyzer.coverage.Coverage;
+import dev.racelint.analyzer.coverage.CoverageCatalogue;
+import dev.racelint.analyzer.coverage.CoverageModel;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
@@ -71,16 +74,27 @@ public final class Analyzer {
 
     private final List<Rule> rules;
     private final ApiCatalogue catalogue;
+    private final CoverageCatalogue coverageCatalogue;
     /** Times each file's work against its limit: {@link System#nanoTime()}, or a test's step counter. */
     private final LongSupplier clock;
 
     public Analyzer(List<Rule> rules, ApiCatalogue catalogue) {
-        this(rules, catalogue, System::nanoTime);
+        this(rules, catalogue, CoverageCatalogue.builtIn());
+    }
+
+    /** @param coverageCatalogue what the coverage summary takes as inert and as data access */
+    public Analyzer(List<Rule> rules, ApiCatalogue catalogue, CoverageCatalogue coverageCatalogue) {
+        this(rules, catalogue, coverageCatalogue, System::nanoTime);
     }
 
     Analyzer(List<Rule> rules, ApiCatalogue catalogue, LongSupplier clock) {
+        this(rules, catalogue, CoverageCatalogue.builtIn(), clock);
+    }
+
+    private Analyzer(List<Rule> rules, ApiCatalogue catalogue, CoverageCatalogue coverageCatalogue, LongSupplier clock) {
         this.rules = List.copyOf(rules);
         this.catalogue = catalogue;
+        this.coverageCatalogue = coverageCatalogue;
         this.clock = clock;
     }
 
@@ -107,7 +121,7 @@ public final class Analyzer {
                 diagnostics.sort(DiagnosticOrder.INSTANCE);
                 return new AnalysisResult(descriptors, hit.get().restoredFindings(root), diagnostics, root,
                         hit.get().filesAnalysed(), hit.get().methodsAnalysed(), timings,
-                        hit.get().restoredSuppressed(root), true, 0);
+                        hit.get().restoredSuppressed(root), true, 0, hit.get().coverage());
             }
         }
         int discoveryDiagnostics = diagnostics.size();
@@ -144,17 +158,18 @@ public final class Analyzer {
         if (cacheKey != null) {
             if (!givenUpForTime) {
                 List<Diagnostic> computed = diagnostics.subList(discoveryDiagnostics, diagnostics.size());
-                store(cacheKey, root, parsed.files().size(), analysed.methods(), suppression, computed, diagnostics);
+                store(cacheKey, root, parsed.files().size(), analysed.methods(), analysed.coverage(), suppression, computed,
+                        diagnostics);
             }
             diagnostics.addAll(cacheKey.cache().notes());
         }
         diagnostics.sort(DiagnosticOrder.INSTANCE);
         return new AnalysisResult(descriptors, suppression.kept(), diagnostics, root, parsed.files().size(), analysed.methods(),
-                timings, suppression.suppressed(), false, treesFromCache);
+                timings, suppression.suppressed(), false, treesFromCache, analysed.coverage());
     }
 
-    /** What the analysis of the parsed trees gave: the findings, unsorted, and the number of methods. */
-    record Analysed(List<Finding> findings, int methods) {}
+    /** What the analysis of the parsed trees gave: the findings, unsorted, the number of methods, the coverage. */
+    record Analysed(List<Finding> findings, int methods, Coverage coverage) {}
 
     /**
      * Everything after parsing, up to the rules' findings: index, call graph, models, per-method facts
@@ -176,8 +191,8 @@ public final class Analyzer {
         TransactionModel transactions = new TransactionModel(index, graph);
         MyBatisXml mappers = MyBatisXml.read(mapperFiles, diagnostics);
         SqlFactsSource sql = new SqlFactsSource(index);
-        PersistenceModel persistence = new PersistenceModel(index, resolver,
-                new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers));
+        DbOpClassifier classifier = new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers);
+        PersistenceModel persistence = new PersistenceModel(index, resolver, classifier);
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
@@ -233,7 +248,13 @@ public final class Analyzer {
                 diagnostics.addAll(failed.get(method.id()));
             }
         }
-        lap(timings, "rules", t8);
+        long t9 = lap(timings, "rules", t8);
+        // after the rules: the per-method facts it counts are memoised by then
+        Coverage coverage = new CoverageModel(index, graph, resolver, catalogue, coverageCatalogue, handlers, transactions,
+                persistence, classifier).compute(files.stream().map(ParsedFile::path).toList(), sql.stats(),
+                mappers.mapperFiles());
+        CoverageModel.dataAccessWarning(coverage).ifPresent(diagnostics::add);
+        lap(timings, "coverage", t9);
         for (String text : sql.stats().fallbackExamples()) {
             String oneLine = text.replaceAll("\\s+", " ").trim();
             diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.SQL_FALLBACK,
@@ -241,7 +262,7 @@ public final class Analyzer {
                             + (oneLine.length() > 160 ? oneLine.substring(0, 160) + "..." : oneLine)));
         }
         diagnostics.addAll(budget.diagnostics());
-        return new Analysed(new ArrayList<>(findings), methods.size());
+        return new Analysed(new ArrayList<>(findings), methods.size(), coverage);
     }
 
     /** The name of the per-method database-operations step in {@code too-slow} diagnostics. */
@@ -270,7 +291,8 @@ public final class Analyzer {
         List<Class<?>> code = new ArrayList<>(List.of(Analyzer.class, JavaParser.class, CCJSqlParserUtil.class));
         active.forEach(rule -> code.add(rule.getClass()));
         Optional<String> settings = CacheKey.settings(options, root,
-                active.stream().map(r -> r.descriptor().id()).toList(), catalogue.fingerprint(), code);
+                active.stream().map(r -> r.descriptor().id()).toList(),
+                catalogue.fingerprint() + " " + coverageCatalogue.fingerprint(), code);
         if (settings.isEmpty()) {
             return null;
         }
@@ -294,11 +316,11 @@ public final class Analyzer {
      * Writes the entry; a cache that cannot be written leaves a note and the scan's result unchanged.
      * A result with a file outside the root is not cached (a path read back must stay inside it).
      */
-    private static void store(CacheEntryKey key, Path root, int files, int methods, Suppressions.Result suppression,
-            List<Diagnostic> computed, List<Diagnostic> diagnostics) {
+    private static void store(CacheEntryKey key, Path root, int files, int methods, Coverage coverage,
+            Suppressions.Result suppression, List<Diagnostic> computed, List<Diagnostic> diagnostics) {
         CachedScan scan;
         try {
-            scan = CachedScan.of(root, key.settings(), key.inputs().hash(), files, methods, suppression.kept(),
+            scan = CachedScan.of(root, key.settings(), key.inputs().hash(), files, methods, coverage, suppression.kept(),
                     suppression.suppressed(), computed);
         } catch (CachedScan.NotStorable e) {
             return;

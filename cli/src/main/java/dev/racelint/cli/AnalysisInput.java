@@ -232,6 +232,12 @@ final class AnalysisInput {
         return catalogue;
     }
 
+    /** The coverage summary's data, with the project's {@code coverage: inert:} types. */
+    static dev.racelint.analyzer.coverage.CoverageCatalogue coverageCatalogue(ProjectConfig config) {
+        return config == null ? dev.racelint.analyzer.coverage.CoverageCatalogue.builtIn()
+                : dev.racelint.analyzer.coverage.CoverageCatalogue.withInert(config.inertTypes());
+    }
+
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
     }

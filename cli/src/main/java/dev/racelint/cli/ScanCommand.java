@@ -12,6 +12,7 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.parse.DiagnosticOrder;
 import dev.racelint.analyzer.report.AtomicReplace;
+import dev.racelint.analyzer.report.CoverageReport;
 import dev.racelint.analyzer.report.FileSourceLines;
 import dev.racelint.analyzer.report.JsonReportWriter;
 import dev.racelint.analyzer.report.ReportPaths;
@@ -163,6 +164,14 @@ final class ScanCommand implements Callable<Integer> {
                     + "// racelint:ignore ID reason), marked as suppressed. Default: they are only counted.")
     boolean includeSuppressed;
 
+    @Option(names = "--coverage",
+            description = "Print what the scan understood in detail: entry points by verb and broker, transactions, "
+                    + "database operations by API, SQL parsed and by fallback, effects by kind, data access seen, and "
+                    + "the blind spots (the types most called in transactions and handlers that racelint does not know). "
+                    + "In the text report, before its one-line summary of the same; with another format, on stderr. "
+                    + "JSON (coverage) and SARIF (run property racelint/coverage) always carry it.")
+    boolean coverage;
+
     @Option(names = "--timings", description = "Print the time each analysis phase took to stderr.")
     boolean timings;
 
@@ -188,7 +197,8 @@ final class ScanCommand implements Callable<Integer> {
         boolean showProgress = System.console() != null;
         try (ConsoleProgress progress = showProgress ? new ConsoleProgress(err) : null) {
             ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
-            result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config)).analyze(options, listener);
+            result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config), AnalysisInput.coverageCatalogue(config))
+                    .analyze(options, listener);
         }
         if (result.fromCache()) {
             note(err, "racelint: no file, option or racelint changed since the last scan: results from "
@@ -220,10 +230,10 @@ final class ScanCommand implements Callable<Integer> {
         }
         ScanReport report = new ScanReport(VersionProvider.version(), result.rules(), review.findings(),
                 diagnostics, result.sourceRoot(), blankToNull(sarifCategory),
-                result.filesAnalysed(), new FileSourceLines(result.sourceRoot()), review.triage());
+                result.filesAnalysed(), new FileSourceLines(result.sourceRoot()), review.triage(), result.coverage());
         long beforeWrite = System.nanoTime();
         ReportWriter writer = switch (format) {
-            case text -> new TextReportWriter(useColor(target));
+            case text -> new TextReportWriter(useColor(target), coverage);
             case sarif -> new SarifReportWriter();
             case json -> new JsonReportWriter();
             case html -> new dev.racelint.analyzer.report.HtmlReportWriter();
@@ -233,8 +243,14 @@ final class ScanCommand implements Callable<Integer> {
             out.flush();
         } else {
             writeAtomically(target, w -> writer.write(report, w));
+            if (coverage && format != Format.text && result.coverage() != null) {
+                err.print(CoverageReport.detail(result.coverage()));
+            }
             err.println(ReportText.terminal("racelint: " + TextReportWriter.summary(report) + " Report written to "
                     + output + "."));
+        }
+        if (target == null && coverage && format != Format.text && result.coverage() != null) {
+            err.print(CoverageReport.detail(result.coverage()));
         }
         long end = System.nanoTime();
 

@@ -35,7 +35,7 @@ class AdoptionScanTest {
         Cli.Run run = run("scan", dir.toString());
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).isEqualTo("No findings in 1 file; 1 suppressed in the source.\n");
+        assertThat(run.report()).isEqualTo("No findings in 1 file; 1 suppressed in the source.\n");
     }
 
     @Test
@@ -68,7 +68,7 @@ class AdoptionScanTest {
         Cli.Run run = run("scan", dir.toString());
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).isEqualTo("No findings in 1 file; 1 suppressed in the source.\n");
+        assertThat(run.report()).isEqualTo("No findings in 1 file; 1 suppressed in the source.\n");
     }
 
     @Test
@@ -128,7 +128,7 @@ class AdoptionScanTest {
 
         Cli.Run known = run("scan", dir.toString(), "--baseline", baseline.toString());
         assertThat(known.exitCode()).as(known.toString()).isZero();
-        assertThat(known.out()).isEqualTo("No findings in 1 file; 1 in the baseline.\n");
+        assertThat(known.report()).isEqualTo("No findings in 1 file; 1 in the baseline.\n");
 
         // Lines added above, the method moved below a new one, re-indented: still the same finding.
         String moved = Sources.IO_IN_TRANSACTION
@@ -139,7 +139,7 @@ class AdoptionScanTest {
         Files.writeString(source, moved, StandardCharsets.UTF_8);
         Cli.Run after = run("scan", dir.toString(), "--baseline", baseline.toString());
         assertThat(after.exitCode()).as(after.toString()).isZero();
-        assertThat(after.out()).isEqualTo("No findings in 1 file; 1 in the baseline.\n");
+        assertThat(after.report()).isEqualTo("No findings in 1 file; 1 in the baseline.\n");
 
         // A second, new race is reported; the baselined one is not.
         Sources.write(dir, "src/main/java/demo/RefundService.java", Sources.IO_IN_TRANSACTION
@@ -161,7 +161,7 @@ class AdoptionScanTest {
 
         Files.writeString(source, Sources.IO_IN_TRANSACTION.replace("    @Transactional\n", ""), StandardCharsets.UTF_8);
         Cli.Run run = run("scan", dir.toString(), "--baseline", baseline.toString());
-        assertThat(run.out()).isEqualTo("No findings in 1 file; 0 in the baseline (1 baseline entry no longer found: fixed).\n");
+        assertThat(run.report()).isEqualTo("No findings in 1 file; 0 in the baseline (1 baseline entry no longer found: fixed).\n");
 
         Cli.Run update = run("baseline", "update", dir.toString(), "--file", baseline.toString());
         assertThat(update.exitCode()).as(update.toString()).isZero();

@@ -20,6 +20,11 @@ final class Cli {
 
     /** What one run printed and returned. */
     record Run(int exitCode, String out, String err) {
+        /** What the scan printed to stdout without its coverage line, for tests about the rest. */
+        String report() {
+            return withoutCoverage(out);
+        }
+
         @Override
         public String toString() {
             return "exit " + exitCode + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
@@ -27,6 +32,11 @@ final class Cli {
     }
 
     private Cli() {}
+
+    /** A text report without its "Understood: ..." coverage line (CoverageScanTest checks that line). */
+    static String withoutCoverage(String text) {
+        return text.replaceAll("(?m)^Understood: .*\\n", "");
+    }
 
     /** The installed rules (the racelint-rules module), as the real command loads them. */
     static Supplier<RuleRegistry> installedRules() {

@@ -126,7 +126,7 @@ class ConfigFromTheTreeTest {
         Files.createSymbolicLink(link, Path.of("config/racelint.yml"));
         Cli.Run followed = run("scan", dir.toString());
         assertThat(followed.exitCode()).as("a link within the tree: " + followed).isZero();
-        assertThat(followed.out()).isEqualTo("No findings in 1 file.\n");
+        assertThat(followed.report()).isEqualTo("No findings in 1 file.\n");
 
         Path own = Files.writeString(elsewhere.resolve("team.yml"), "rules:\n  io-in-transaction: warning\n");
         Cli.Run trusted = run("scan", dir.toString(), "--config", own.toString());

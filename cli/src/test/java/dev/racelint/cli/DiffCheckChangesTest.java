@@ -47,7 +47,7 @@ class DiffCheckChangesTest {
         Cli.Run text = run("scan", dir.toString(), "--diff", "HEAD");
 
         assertThat(text.exitCode()).as(text.toString()).isZero();
-        assertThat(text.out()).isEqualTo(FILE + ":18:5: note [suppression-added] @SuppressWarnings for io-in-transaction"
+        assertThat(text.report()).isEqualTo(FILE + ":18:5: note [suppression-added] @SuppressWarnings for io-in-transaction"
                 + " added by this change: it hides 1 finding (io-in-transaction at line 20); reason given: "
                 + "\"payments are idempotent\".\n"
                 + "No findings in 1 file; 1 suppressed in the source; 0 outside the diff; 1 check change in the diff "

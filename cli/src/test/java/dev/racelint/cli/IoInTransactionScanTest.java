@@ -52,6 +52,6 @@ class IoInTransactionScanTest {
         Cli.Run run = run("scan", dir.toString());
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).isEqualTo("No findings in 1 file.\n");
+        assertThat(run.report()).isEqualTo("No findings in 1 file.\n");
     }
 }

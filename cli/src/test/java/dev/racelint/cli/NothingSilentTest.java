@@ -33,7 +33,7 @@ class NothingSilentTest {
                 + "(exit code 2); --allow-empty accepts it.");
         assertThat(allowed.exitCode()).as(allowed.toString()).isEqualTo(ExitCodes.OK);
         assertThat(allowed.err()).contains("nothing analysed: there is no .java file under").contains("Accepted (--allow-empty).");
-        assertThat(allowed.out()).isEqualTo("racelint: warning [nothing-analysed] nothing analysed: there is no .java "
+        assertThat(allowed.report()).isEqualTo("racelint: warning [nothing-analysed] nothing analysed: there is no .java "
                 + "file under . (build output, VCS, IDE and hidden folders are not searched).\n"
                 + "No findings in 0 files; 1 other diagnostic.\n");
     }

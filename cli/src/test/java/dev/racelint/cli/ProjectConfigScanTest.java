@@ -65,7 +65,7 @@ class ProjectConfigScanTest {
 
         Cli.Run without = run("scan", dir.toString());
         assertThat(without.exitCode()).as(without.toString()).isZero();
-        assertThat(without.out()).isEqualTo("No findings in 2 files.\n");
+        assertThat(without.report()).isEqualTo("No findings in 2 files.\n");
 
         Sources.write(dir, "racelint.yml", """
                 apis:
@@ -97,7 +97,7 @@ class ProjectConfigScanTest {
 
         Sources.write(dir, ".racelint.yml", "rules:\n  io-in-transaction: off\n");
         Cli.Run off = run("scan", dir.toString());
-        assertThat(off.out()).isEqualTo("No findings in 2 files.\n");
+        assertThat(off.report()).isEqualTo("No findings in 2 files.\n");
 
         Cli.Run ignored = run("scan", dir.toString(), "--no-config");
         assertThat(ignored.out()).contains("2 findings");
@@ -110,7 +110,7 @@ class ProjectConfigScanTest {
         Sources.write(dir, "racelint.yml", "rules:\n  io-in-transaction: warning\nexcludes:\n  - x\nruls:\n  a: off\n");
         Cli.Run unknownKey = run("scan", dir.toString());
         assertThat(unknownKey.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(unknownKey.err()).contains("racelint.yml:5: unknown key 'ruls' (expected: version, rules, exclude, apis)");
+        assertThat(unknownKey.err()).contains("racelint.yml:5: unknown key 'ruls' (expected: version, rules, exclude, apis, coverage)");
 
         Sources.write(dir, "racelint.yml", "rules:\n  io-in-transactoin: off\n");
         assertThat(run("scan", dir.toString()).err()).contains("racelint.yml:2: unknown rule id 'io-in-transactoin'");
@@ -211,7 +211,7 @@ class ProjectConfigScanTest {
 
         Sources.write(dir, "racelint.yml", "apis:\n  \"com.acme.idem.KeyStore#claim\": idempotency-store\n");
         Cli.Run with = run("scan", dir.toString(), "--fail-on", "none");
-        assertThat(with.out()).isEqualTo("No findings in 2 files.\n");
+        assertThat(with.report()).isEqualTo("No findings in 2 files.\n");
     }
 
     @Test
@@ -253,7 +253,7 @@ class ProjectConfigScanTest {
                     }
                 }
                 """);
-        assertThat(run("scan", dir.toString()).out()).isEqualTo("No findings in 2 files.\n");
+        assertThat(run("scan", dir.toString()).report()).isEqualTo("No findings in 2 files.\n");
 
         Sources.write(dir, "racelint.yml", "apis:\n  \"com.acme.tx.UnitOfWork#run\": transaction\n");
         Cli.Run with = run("scan", dir.toString());

@@ -113,7 +113,7 @@ final class ModuleScan {
         int ownFiles = countFiles(request);
         AnalysisResult module = new AnalysisResult(all.rules(), findings, diagnostics, all.sourceRoot(), ownFiles,
                 all.methodsAnalysed(), all.timingsMillis(), suppressed, all.fromCache(),
-                all.treesFromCache());
+                all.treesFromCache(), all.coverage());
 
         Review review = Review.of(module, request.baseline(), null, false);
         ScanReport.Triage triage = review.triage();
@@ -125,7 +125,8 @@ final class ModuleScan {
             triage = triage.withBaseline(triage.baselined(), fixedHere);
         }
         ScanReport report = new ScanReport(request.toolVersion(), all.rules(), review.findings(), module.diagnostics(),
-                all.sourceRoot(), request.sarifCategory(), ownFiles, new FileSourceLines(all.sourceRoot()), triage);
+                all.sourceRoot(), request.sarifCategory(), ownFiles, new FileSourceLines(all.sourceRoot()), triage,
+                all.coverage());
         return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()), all.fromCache(),
                 all.treesFromCache());
     }

@@ -33,8 +33,11 @@ import java.util.stream.Stream;
  */
 public final class CacheKey {
 
-    /** Bumped whenever the cache's layout or the meaning of an entry changes (2: signed entries, root-relative paths). */
-    public static final int FORMAT = 2;
+    /**
+     * Bumped whenever the cache's layout or the meaning of an entry changes (2: signed entries,
+     * root-relative paths; 3: entries carry the scan's coverage).
+     */
+    public static final int FORMAT = 3;
 
     private CacheKey() {}
 

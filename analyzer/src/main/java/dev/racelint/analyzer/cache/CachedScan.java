@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.cache;
 
+import dev.racelint.analyzer.coverage.Coverage;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
@@ -18,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * What a scan computed from its inputs, as stored in a cache entry: findings, suppressed findings,
  * the diagnostics of parsing and analysis (discovery's are made anew on every scan, since they
- * describe files the inputs hash does not cover), and the counts. Plain records, so the stored
+ * describe files the inputs hash does not cover), the counts and the coverage (plain records too). Plain records, so the stored
  * form is independent of the domain classes' shape.
  *
  * <p>Every path is stored relative to the scanned root, {@code /}-separated, and is read back only
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
  * replays them.
  */
 public record CachedScan(int format, String settings, String inputs, int filesAnalysed, int methodsAnalysed,
-        List<StoredFinding> findings, List<StoredSuppressed> suppressed, List<StoredDiagnostic> diagnostics) {
+        Coverage coverage, List<StoredFinding> findings, List<StoredSuppressed> suppressed, List<StoredDiagnostic> diagnostics) {
 
     /** Codes of diagnostics that describe this machine's cache, not the inputs: never stored. */
     static final Set<String> ENVIRONMENT_CODES = Set.of(Diagnostic.CACHE_NOT_WRITTEN, ScanCache.REFUSED,
@@ -118,8 +119,8 @@ public record CachedScan(int format, String settings, String inputs, int filesAn
      * @throws NotStorable when a path is outside {@code root}
      */
     public static CachedScan of(Path root, String settings, String inputs, int filesAnalysed, int methodsAnalysed,
-            List<Finding> findings, List<SuppressedFinding> suppressed, List<Diagnostic> diagnostics) {
-        return new CachedScan(CacheKey.FORMAT, settings, inputs, filesAnalysed, methodsAnalysed,
+            Coverage coverage, List<Finding> findings, List<SuppressedFinding> suppressed, List<Diagnostic> diagnostics) {
+        return new CachedScan(CacheKey.FORMAT, settings, inputs, filesAnalysed, methodsAnalysed, coverage,
                 findings.stream().map(f -> StoredFinding.of(root, f)).toList(),
                 suppressed.stream().map(s -> StoredSuppressed.of(root, s)).toList(),
                 diagnostics.stream().filter(d -> !ENVIRONMENT_CODES.contains(d.code()))

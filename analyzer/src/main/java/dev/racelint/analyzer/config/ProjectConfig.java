@@ -150,15 +150,18 @@ public final class ProjectConfig {
     private final Map<String, Integer> ruleLines;
     private final List<Exclude> excludes;
     private final List<Api> apis;
+    /** {@code coverage: inert:} type patterns the coverage summary takes as inert (no blind spots). */
+    private final List<String> inertTypes;
 
     private ProjectConfig(Path file, Path shown, Map<String, String> ruleSettings, Map<String, Integer> ruleLines,
-            List<Exclude> excludes, List<Api> apis) {
+            List<Exclude> excludes, List<Api> apis, List<String> inertTypes) {
         this.file = file;
         this.shown = shown;
         this.ruleSettings = Collections.unmodifiableMap(ruleSettings);
         this.ruleLines = ruleLines;
         this.excludes = List.copyOf(excludes);
         this.apis = List.copyOf(apis);
+        this.inertTypes = List.copyOf(inertTypes);
     }
 
     /**
@@ -200,6 +203,11 @@ public final class ProjectConfig {
 
     public List<Api> apis() {
         return apis;
+    }
+
+    /** The types ({@code coverage: inert:}, qualified names or globs) the coverage summary never counts as blind spots. */
+    public List<String> inertTypes() {
+        return inertTypes;
     }
 
     /** The line each of {@link #excludes()} is written on (0 when not known). */
@@ -296,7 +304,7 @@ public final class ProjectConfig {
         }
         return new dev.racelint.analyzer.AnalysisResult(rules, findings, result.diagnostics(), result.sourceRoot(),
                 result.filesAnalysed(), result.methodsAnalysed(), result.timingsMillis(), suppressed, result.fromCache(),
-                result.treesFromCache());
+                result.treesFromCache(), result.coverage());
     }
 
     private dev.racelint.analyzer.finding.Finding withLevel(dev.racelint.analyzer.finding.Finding f) {
@@ -359,9 +367,10 @@ public final class ProjectConfig {
             Map<String, Integer> ruleLines = new LinkedHashMap<>();
             List<Exclude> excludes = new ArrayList<>();
             List<Api> apis = new ArrayList<>();
+            List<String> inert = new ArrayList<>();
             JsonToken first = p.nextToken();
             if (first == null) {
-                return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis); // an empty file: all defaults
+                return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert); // an empty file: all defaults
             }
             if (first != JsonToken.START_OBJECT) {
                 throw error(p, shown, "expected a mapping of settings (rules, exclude, apis) at the top level");
@@ -374,16 +383,17 @@ public final class ProjectConfig {
                     case "rules" -> readRules(p, shown, value, rules, ruleLines);
                     case "exclude", "excludes" -> readExcludes(p, shown, value, key, excludes);
                     case "apis" -> readApis(p, shown, value, apis);
+                    case "coverage" -> readCoverage(p, shown, value, inert);
                     case "version" -> {
                         if (value != JsonToken.VALUE_NUMBER_INT || p.getIntValue() != 1) {
                             throw error(p, shown, "version must be 1");
                         }
                     }
                     default -> throw new ConfigException(shown, keyLine, "unknown key '" + quote(key)
-                            + "' (expected: version, rules, exclude, apis)");
+                            + "' (expected: version, rules, exclude, apis, coverage)");
                 }
             }
-            return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis);
+            return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert);
         } catch (StreamConstraintsException e) {
             JsonLocation at = e.getLocation();
             throw new ConfigException(shown, at == null ? 0 : at.getLineNr(), "YAML nested more than "
@@ -590,6 +600,40 @@ public final class ProjectConfig {
                         + "(for example com.acme.payments.PaymentsClient#charge or com.acme.payments.PaymentsClient#*)");
             }
             out.add(new Api(type, method, kind, at));
+        }
+    }
+
+    /** {@code coverage: {inert: [com.acme.util.*, ...]}}: types whose calls are no blind spots. */
+    private static void readCoverage(JsonParser p, Path file, JsonToken value, List<String> inert) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return;
+        }
+        if (value != JsonToken.START_OBJECT) {
+            throw error(p, file, "'coverage' must be a mapping (inert: a list of type names or globs)");
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            int at = line(p);
+            if (!key.equals("inert")) {
+                throw new ConfigException(file, at, "unknown key 'coverage." + quote(key) + "' (expected: inert)");
+            }
+            JsonToken list = p.nextToken();
+            if (list == JsonToken.VALUE_NULL) {
+                continue;
+            }
+            if (list != JsonToken.START_ARRAY) {
+                throw error(p, file, "'coverage.inert' must be a list of type names or globs (com.acme.util.*)");
+            }
+            JsonToken t;
+            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                String type = t == JsonToken.VALUE_STRING ? p.getText().strip() : null;
+                checkPattern(file, line(p), "inert type", type == null ? "" : type, inert.size());
+                if (type == null || type.isEmpty() || !type.matches("[\\w.$*]+")) {
+                    throw error(p, file, "'coverage.inert' entries must be qualified type names or globs"
+                            + " (for example com.acme.util.* or com.acme.**.Dto)");
+                }
+                inert.add(type);
+            }
         }
     }
 

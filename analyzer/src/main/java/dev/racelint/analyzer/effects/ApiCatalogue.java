@@ -181,6 +181,11 @@ public final class ApiCatalogue {
         return null;
     }
 
+    /** Whether any entry names this type (exactly or by a pattern), whichever of its methods it lists. */
+    public boolean knowsType(String type) {
+        return !entriesFor(type).isEmpty();
+    }
+
     public List<InterfaceEntry> interfaces() {
         return interfaces;
     }

@@ -47,8 +47,9 @@ public final class DbOpClassifier {
     static final Set<String> JDBC_STATEMENT = Set.of("java.sql.PreparedStatement", "java.sql.Statement",
             "java.sql.CallableStatement");
     static final Set<String> JOOQ = Set.of("org.jooq.DSLContext");
+    static final String HIBERNATE_SESSION = "org.hibernate.Session";
     static final Set<String> ENTITY_MANAGER = Set.of("jakarta.persistence.EntityManager", "javax.persistence.EntityManager",
-            "org.hibernate.Session");
+            HIBERNATE_SESSION);
     static final Set<String> JDBI_HANDLE = Set.of("org.jdbi.v3.core.Handle");
     static final Set<String> SPRING_DATA = Set.of("org.springframework.data.repository.Repository",
             "org.springframework.data.repository.CrudRepository", "org.springframework.data.repository.ListCrudRepository",
@@ -165,6 +166,69 @@ public final class DbOpClassifier {
             return jdbcStatement(call, scope, name);
         }
         return null;
+    }
+
+    /**
+     * The API family of an operation {@link #classify} found: the receiver of its call is typed again
+     * (memoised) and sorted as {@code compute} sorts it.
+     */
+    public DbApiFamily family(DbOp op) {
+        Expression scope = op.call().getScope().orElse(null);
+        if (scope == null) {
+            return DbApiFamily.OTHER;
+        }
+        TypeRef type = typer.typeOf(scope).type();
+        if (type.isProject()) {
+            TypeInfo t = type.project();
+            if (repositoryEntity(t) != null) {
+                return DbApiFamily.SPRING_DATA;
+            }
+            for (MethodInfo m : index.findMethods(t, op.call().getNameAsString(), op.call().getArguments().size())) {
+                if (m.declaration() instanceof MethodDeclaration decl
+                        && (annotations.has(decl, JDBI_QUERY) || annotations.has(decl, JDBI_UPDATE))) {
+                    return DbApiFamily.JDBI;
+                }
+            }
+            return DbApiFamily.MYBATIS;
+        }
+        List<String> names = type.candidates();
+        if (names.stream().anyMatch(JDBC_TEMPLATE::contains)) {
+            return DbApiFamily.JDBC_TEMPLATE;
+        }
+        if (names.stream().anyMatch(JDBC_CLIENT::contains)) {
+            return DbApiFamily.JDBC_CLIENT;
+        }
+        if (names.stream().anyMatch(JOOQ::contains)) {
+            return DbApiFamily.JOOQ;
+        }
+        if (names.contains(HIBERNATE_SESSION)) {
+            return DbApiFamily.HIBERNATE;
+        }
+        if (names.stream().anyMatch(ENTITY_MANAGER::contains)) {
+            return DbApiFamily.JPA;
+        }
+        if (names.stream().anyMatch(JDBI_HANDLE::contains)) {
+            return DbApiFamily.JDBI;
+        }
+        if (names.stream().anyMatch(JDBC_STATEMENT::contains)) {
+            return DbApiFamily.JDBC;
+        }
+        return DbApiFamily.OTHER;
+    }
+
+    /**
+     * Whether calls on one of these (external) types are read by this classifier, so a call on them
+     * that is no operation (a getter, a setting) is no blind spot of the coverage summary.
+     */
+    public static boolean recognisesType(List<String> names) {
+        for (String name : names) {
+            if (JDBC_TEMPLATE.contains(name) || JDBC_CLIENT.contains(name) || JDBC_STATEMENT.contains(name)
+                    || JOOQ.contains(name) || ENTITY_MANAGER.contains(name) || JDBI_HANDLE.contains(name)
+                    || SPRING_DATA.contains(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- JdbcTemplate -------------------------------------------------------------------------

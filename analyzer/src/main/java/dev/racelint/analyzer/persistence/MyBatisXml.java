@@ -29,6 +29,7 @@ public final class MyBatisXml {
     public static final long MAX_MAPPER_BYTES = 2_000_000;
 
     private final Map<String, String> statements = new HashMap<>();
+    private int mapperFiles;
 
     /** Whether {@code text} declares a MyBatis mapper ({@code <mapper namespace="...">}). */
     public static boolean declaresMapper(String text) {
@@ -55,6 +56,7 @@ public final class MyBatisXml {
                 if (!ns.find()) {
                     continue;
                 }
+                xml.mapperFiles++;
                 String namespace = ns.group(1);
                 Map<String, String> fragments = new HashMap<>();
                 Matcher f = FRAGMENT.matcher(text);
@@ -84,6 +86,11 @@ public final class MyBatisXml {
     /** The raw body (tags included) of statement {@code id} in mapper {@code namespace}. */
     public Optional<String> statement(String namespace, String id) {
         return Optional.ofNullable(statements.get(namespace + "#" + id));
+    }
+
+    /** The files read that hold a {@code <mapper namespace=...>}: MyBatis mappers by their content, not their name. */
+    public int mapperFiles() {
+        return mapperFiles;
     }
 
     public int size() {

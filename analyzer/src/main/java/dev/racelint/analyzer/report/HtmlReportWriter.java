@@ -172,6 +172,8 @@ public final class HtmlReportWriter implements ReportWriter {
             LevelCounts counts = LevelCounts.of(report.findings());
             html.append("<header class=\"top\">\n<h1>racelint report</h1>\n")
                     .append("<p class=\"summary\">").append(esc(TextReportWriter.summary(report))).append("</p>\n")
+                    .append(report.coverage() == null ? "" : "<p class=\"coverage\">"
+                            + esc(CoverageReport.line(report.coverage())) + "</p>\n")
                     .append("<ul class=\"counts\">")
                     .append("<li class=\"error\"><b>").append(counts.errors()).append("</b> ")
                     .append(counts.errors() == 1 ? "error" : "errors").append("</li>")

@@ -24,6 +24,9 @@ import java.util.List;
  *   "summary": {"findings": 3, "error": 2, "warning": 1, "note": 0, "files": 41, "diagnostics": 2,
  *               "sqlFallback": 0, "suppressed": 0, "baselined": 1, "baselineFixed": 0, "outsideDiff": 4,
  *               "checkChanges": 1},
+ *   "coverage": {"files": 41, "sourceLines": 3210, "entryPoints": {...}, "transactions": {...},
+ *                "databaseOperations": {...}, "sql": {...}, "effects": {...}, "blindSpots": {...},
+ *                "dataAccess": {...}},
  *   "findings": [{
  *     "ruleId": "io-in-transaction", "level": "error", "message": "plain text",
  *     "file": "src/main/java/A.java", "startLine": 42, "startColumn": 20, "endLine": 42,
@@ -93,6 +96,9 @@ public final class JsonReportWriter implements ReportWriter {
             summary.put("outsideDiff", triage.outsideDiff());
             summary.put("checkChanges", report.diagnostics().stream().filter(Diagnostic::checkChange).count());
         }
+
+        // what the scan understood (CoverageReport.tree); null for a report made without analysing
+        doc.set("coverage", report.coverage() == null ? doc.nullNode() : CoverageReport.tree(report.coverage()));
 
         java.util.Map<Finding, dev.racelint.analyzer.suppress.Suppression> suppressions = new java.util.IdentityHashMap<>();
         List<Finding> written = new java.util.ArrayList<>(report.findings());

@@ -201,6 +201,11 @@ public final class SarifReportWriter implements ReportWriter {
             run.setAutomationDetails(details);
         }
         run.setColumnKind(Run.ColumnKind.UTF_16_CODE_UNITS);
+        if (report.coverage() != null) {
+            PropertyBag runProperties = new PropertyBag();
+            runProperties.setAdditionalProperty(CoverageReport.SARIF_PROPERTY, CoverageReport.tree(report.coverage()));
+            run.setProperties(runProperties);
+        }
 
         SarifSchema210 log = new SarifSchema210();
         log.set$schema(URI.create(SCHEMA_URI));

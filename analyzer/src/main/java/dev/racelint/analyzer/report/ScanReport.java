@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.report;
 
+import dev.racelint.analyzer.coverage.Coverage;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.rule.RuleDescriptor;
@@ -24,6 +25,7 @@ import java.util.Optional;
  * @param sources        read access to the source lines, for excerpts
  * @param triage         what was left out of {@code findings} and why: suppressed in the source,
  *                       accepted by a baseline, outside a diff
+ * @param coverage       what the analysis understood, or null when unknown (then no writer shows it)
  */
 public record ScanReport(
         String toolVersion,
@@ -34,11 +36,18 @@ public record ScanReport(
         String sarifCategory,
         int filesAnalysed,
         SourceLines sources,
-        Triage triage) {
+        Triage triage,
+        Coverage coverage) {
 
     public ScanReport(String toolVersion, List<RuleDescriptor> rules, List<Finding> findings, List<Diagnostic> diagnostics,
             Path sourceRoot, String sarifCategory, int filesAnalysed, SourceLines sources) {
         this(toolVersion, rules, findings, diagnostics, sourceRoot, sarifCategory, filesAnalysed, sources, Triage.NONE);
+    }
+
+    /** A report without coverage. */
+    public ScanReport(String toolVersion, List<RuleDescriptor> rules, List<Finding> findings, List<Diagnostic> diagnostics,
+            Path sourceRoot, String sarifCategory, int filesAnalysed, SourceLines sources, Triage triage) {
+        this(toolVersion, rules, findings, diagnostics, sourceRoot, sarifCategory, filesAnalysed, sources, triage, null);
     }
 
     /**

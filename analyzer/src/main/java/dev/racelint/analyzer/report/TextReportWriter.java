@@ -30,7 +30,8 @@ import java.util.Set;
  *
  * <p>One block per finding, separated by blank lines; then the diagnostics
  * ({@code path:line:col: warning [code] message}, {@code path: warning [code] message} without a
- * line, {@code racelint: warning [code] message} without a file); then a summary line. Paths are
+ * line, {@code racelint: warning [code] message} without a file); then what the scan understood
+ * ({@link CoverageReport#line}, one line; the {@code --coverage} section before it); then a summary line. Paths are
  * relative to the source root and {@code /}-separated. The source excerpt is the primary line as
  * written, cut to {@value ReportText#MAX_LINE_CHARS} characters around the region's start when
  * longer; the marker line keeps the line's tabs so the caret sits under the region's start,
@@ -47,6 +48,7 @@ public final class TextReportWriter implements ReportWriter {
     private static final String RESET = "\u001b[0m";
 
     private final boolean color;
+    private final boolean coverageDetail;
 
     /** Plain output without colours. */
     public TextReportWriter() {
@@ -55,7 +57,16 @@ public final class TextReportWriter implements ReportWriter {
 
     /** @param color wrap the level words in ANSI colours (for a terminal) */
     public TextReportWriter(boolean color) {
+        this(color, false);
+    }
+
+    /**
+     * @param color          wrap the level words in ANSI colours (for a terminal)
+     * @param coverageDetail write the coverage section ({@code --coverage}) before the coverage line
+     */
+    public TextReportWriter(boolean color, boolean coverageDetail) {
         this.color = color;
+        this.coverageDetail = coverageDetail;
     }
 
     @Override
@@ -67,6 +78,12 @@ public final class TextReportWriter implements ReportWriter {
         }
         for (Diagnostic diagnostic : report.diagnostics()) {
             appendDiagnostic(text, report.sourceRoot(), diagnostic);
+        }
+        if (report.coverage() != null) {
+            if (coverageDetail) {
+                text.append(CoverageReport.detail(report.coverage()));
+            }
+            text.append(CoverageReport.line(report.coverage())).append('\n');
         }
         text.append(summary(report)).append('\n');
         out.write(text.toString());

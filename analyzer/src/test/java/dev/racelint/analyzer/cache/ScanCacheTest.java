@@ -75,7 +75,7 @@ class ScanCacheTest {
                 new Suppression(Suppression.Kind.COMMENT, "*", "reviewed", at));
         Diagnostic note = new Diagnostic(null, 0, 0, Level.NOTE, "sql-fallback", "SQL not understood");
         Diagnostic parse = new Diagnostic(file, 7, 1, Level.WARNING, "parse-error", "';' expected");
-        cache.write(CachedScan.of(root(), "s1", "i1", 3, 9, List.of(finding), List.of(suppressed), List.of(note, parse)));
+        cache.write(CachedScan.of(root(), "s1", "i1", 3, 9, null, List.of(finding), List.of(suppressed), List.of(note, parse)));
 
         CachedScan read = cache.read("s1", "i1").orElseThrow();
         // Message has no equals: compared field by field, as the writers read it
@@ -92,7 +92,7 @@ class ScanCacheTest {
     @Test
     void anEntryOfAnotherFormatIsNotRead() throws Exception {
         ScanCache cache = cache();
-        cache.write(CachedScan.of(root(), "s1", "i1", 0, 0, List.of(), List.of(), List.of()));
+        cache.write(CachedScan.of(root(), "s1", "i1", 0, 0, null, List.of(), List.of(), List.of()));
         Path entry = temp.resolve("cache/v" + CacheKey.FORMAT + "/s1.json");
         Files.writeString(entry, Files.readString(entry).replace("\"format\":" + CacheKey.FORMAT, "\"format\":0"));
 
@@ -103,7 +103,7 @@ class ScanCacheTest {
     void theLeastRecentlyUsedEntriesArePruned() throws Exception {
         ScanCache cache = cache();
         for (int i = 0; i < ScanCache.MAX_ENTRIES + 3; i++) {
-            cache.write(CachedScan.of(root(), "s" + i, "i", 0, 0, List.of(), List.of(), List.of()));
+            cache.write(CachedScan.of(root(), "s" + i, "i", 0, 0, null, List.of(), List.of(), List.of()));
             Files.setLastModifiedTime(temp.resolve("cache/v" + CacheKey.FORMAT + "/s" + i + ".json"),
                     FileTime.fromMillis(1_000_000L * (i + 1)));
         }
@@ -119,7 +119,7 @@ class ScanCacheTest {
         ScanCache otherMachine = new ScanCache(temp.resolve("cache"), root(), UserKey.of(new byte[] {
                 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
                 29, 30, 31, 32}));
-        otherMachine.write(CachedScan.of(root(), "s1", "i1", 0, 0, List.of(), List.of(), List.of()));
+        otherMachine.write(CachedScan.of(root(), "s1", "i1", 0, 0, null, List.of(), List.of(), List.of()));
         Path entry = temp.resolve("cache/v" + CacheKey.FORMAT + "/s1.json");
         ScanCache mine = cache();
         assertThat(mine.read("s1", "i1")).as("another key").isEmpty();
@@ -130,7 +130,7 @@ class ScanCacheTest {
         assertThat(mine.notes()).as("one note for the scan, however many entries failed").hasSize(1)
                 .allSatisfy(d -> assertThat(d.code()).isEqualTo(ScanCache.ENTRY_IGNORED));
 
-        mine.write(CachedScan.of(root(), "s1", "i1", 0, 0, List.of(), List.of(), List.of()));
+        mine.write(CachedScan.of(root(), "s1", "i1", 0, 0, null, List.of(), List.of(), List.of()));
         ScanCache nextScan = cache();
         assertThat(nextScan.read("s1", "i1")).as("the user's own entry").isPresent();
         assertThat(nextScan.notes()).isEmpty();
@@ -177,7 +177,7 @@ class ScanCacheTest {
 
     private static CachedScan scan(List<CachedScan.StoredFinding> findings, List<CachedScan.StoredSuppressed> suppressed,
             List<CachedScan.StoredDiagnostic> diagnostics) {
-        return new CachedScan(CacheKey.FORMAT, "s1", "i1", 1, 1, findings, suppressed, diagnostics);
+        return new CachedScan(CacheKey.FORMAT, "s1", "i1", 1, 1, null, findings, suppressed, diagnostics);
     }
 
     @Test
@@ -185,14 +185,14 @@ class ScanCacheTest {
         CodeLocation inside = new CodeLocation(root().resolve("src/A.java"), new SourceRegion(1, 1, 1, 2), null);
         Finding finding = new Finding("r", Level.ERROR, Message.builder().text("x").build(), inside, List.of(), List.of(),
                 "fix", "f", "m()", List.of());
-        CachedScan scan = CachedScan.of(root(), "s", "i", 1, 1, List.of(finding), List.of(), List.of());
+        CachedScan scan = CachedScan.of(root(), "s", "i", 1, 1, null, List.of(finding), List.of(), List.of());
         assertThat(scan.findings().get(0).primary().file()).isEqualTo("src/A.java");
 
         CodeLocation outside = new CodeLocation(temp.resolve("elsewhere/B.java"), new SourceRegion(1, 1, 1, 2), null);
         Finding away = new Finding("r", Level.ERROR, Message.builder().text("x").build(), inside, List.of(outside),
                 List.of(), "fix", "f", "m()", List.of());
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                () -> CachedScan.of(root(), "s", "i", 1, 1, List.of(away), List.of(), List.of()))
+                () -> CachedScan.of(root(), "s", "i", 1, 1, null, List.of(away), List.of(), List.of()))
                 .isInstanceOf(CachedScan.NotStorable.class);
     }
 
@@ -204,7 +204,7 @@ class ScanCacheTest {
         Diagnostic foreign = new Diagnostic(null, 0, 0, Level.NOTE, ScanCache.ENTRY_IGNORED, "ignored");
         Diagnostic input = new Diagnostic(root().resolve("src/A.java"), 3, 0, Level.WARNING, "parse-error", "';' expected");
         ScanCache cache = cache();
-        cache.write(CachedScan.of(root(), "s1", "i1", 1, 1, List.of(), List.of(), List.of(full, refused, input, foreign)));
+        cache.write(CachedScan.of(root(), "s1", "i1", 1, 1, null, List.of(), List.of(), List.of(full, refused, input, foreign)));
 
         assertThat(cache.read("s1", "i1").orElseThrow().restoredDiagnostics(root())).containsExactly(input);
     }
@@ -220,7 +220,7 @@ class ScanCacheTest {
                 .hasMessageNotContaining(temp.toString());
         ScanCache unchecked = new ScanCache(cacheDir, root(), KEY);
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                () -> unchecked.write(CachedScan.of(root(), "s", "i", 0, 0, List.of(), List.of(), List.of())))
+                () -> unchecked.write(CachedScan.of(root(), "s", "i", 0, 0, null, List.of(), List.of(), List.of())))
                 .isInstanceOf(ScanCache.Refused.class);
         try (Stream<Path> made = Files.list(outside)) {
             assertThat(made).as("nothing made in the link's target").isEmpty();
@@ -263,13 +263,13 @@ class ScanCacheTest {
     @Test
     void pruningAndMarkingNeverGoThroughALink() throws Exception {
         ScanCache cache = cache();
-        cache.write(CachedScan.of(root(), "s0", "i", 0, 0, List.of(), List.of(), List.of()));
+        cache.write(CachedScan.of(root(), "s0", "i", 0, 0, null, List.of(), List.of(), List.of()));
         Path entries = temp.resolve("cache/v" + CacheKey.FORMAT);
         Path outsideEntry = Files.writeString(Files.createDirectories(temp.resolve("outside")).resolve("old.json"), "keep");
         Files.setLastModifiedTime(outsideEntry, FileTime.fromMillis(0));
         Files.createSymbolicLink(entries.resolve("linked.json"), outsideEntry);
         for (int i = 1; i < ScanCache.MAX_ENTRIES + 3; i++) {
-            cache.write(CachedScan.of(root(), "s" + i, "i", 0, 0, List.of(), List.of(), List.of()));
+            cache.write(CachedScan.of(root(), "s" + i, "i", 0, 0, null, List.of(), List.of(), List.of()));
         }
         assertThat(cache.read("linked", "i")).isEmpty();
         assertThat(outsideEntry).content().isEqualTo("keep");
@@ -283,7 +283,7 @@ class ScanCacheTest {
         Path cacheDir = Files.createDirectories(temp.resolve("cache"));
         Files.createSymbolicLink(cacheDir.resolve(".gitignore"), outside.resolve("gitignore"));
         Files.createSymbolicLink(cacheDir.resolve("CACHEDIR.TAG"), outside.resolve("tag"));
-        cache().write(CachedScan.of(root(), "s", "i", 0, 0, List.of(), List.of(), List.of()));
+        cache().write(CachedScan.of(root(), "s", "i", 0, 0, null, List.of(), List.of(), List.of()));
         try (Stream<Path> made = Files.list(outside)) {
             assertThat(made).isEmpty();
         }

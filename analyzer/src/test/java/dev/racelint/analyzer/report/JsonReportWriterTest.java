@@ -16,7 +16,7 @@ class JsonReportWriterTest {
     @Test
     void topLevelAndSummary() throws Exception {
         JsonNode doc = MAPPER.readTree(render(new JsonReportWriter(), ReportFixtures.report()));
-        assertThat(fieldNames(doc)).containsExactly("tool", "version", "sourceRoot", "summary", "findings",
+        assertThat(fieldNames(doc)).containsExactly("tool", "version", "sourceRoot", "summary", "coverage", "findings",
                 "diagnostics");
         assertThat(doc.get("tool").asText()).isEqualTo("racelint");
         assertThat(doc.get("version").asText()).isEqualTo("0.1.0-SNAPSHOT");
