@@ -140,7 +140,7 @@ public final class FieldRun {
         var summary = new ObjectMapper().readTree(report.toFile());
         List<Scoring.Judged> judged = Scoring.judge(service.repository(), findings, labels);
         return new ServiceRun(service, "", summary.path("summary").path("files").asInt(),
-                SourceLines.count(repository, scanned), seconds, judged,
+                summary.path("coverage").path("sourceLines").asLong(), seconds, judged,
                 Scoring.score(service.repository(), judged, labels), summary.path("version").asText(""));
     }
 

@@ -106,7 +106,8 @@ class FieldRunTest {
         String report = run.report(run.runAll());
 
         assertThat(report).startsWith("racelint ").contains(" on 1 of 2 services (").contains("3 labels: 2 positive, 1 negative");
-        assertThat(report).contains("| `io-in-transaction` | 2 | 1 | 0 | 0 | 1 | 1.00 (1/1) | 1.00 (1/1) | - |");
+        assertThat(report).as("24 non-blank lines: 2 findings are 83.33 per kLOC")
+                .contains("| `io-in-transaction` | 2 | 1 | 0 | 0 | 1 | 1.00 (1/1) | 1.00 (1/1) | - | 83.33 |");
         assertThat(report).contains("| `check-then-act` | 0 | 0 | 0 | 0 | 0 | - | - | 0/1 |");
         assertThat(report).containsPattern("\\| acme/shop \\| shop \\| 1 \\| 0\\.0 \\| [0-9.]+ \\| 2 \\| 1 \\| 0 \\| 0 \\| 1 \\| 1/1 \\|");
         assertThat(report).contains("| acme/gone | payments | not scanned: no snapshot acme+gone in snapshots |");
