@@ -34,7 +34,16 @@ public final class PersistenceModel {
     private final MethodMemo<List<DbOp>> withHelpers;
     private final MethodMemo<Optional<MethodFlow>> flows;
 
+    /** Passes over a method's locals when tracking database results ({@code flow-passes}). */
+    private final int flowPasses;
+
     public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier) {
+        this(index, resolver, classifier, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
+    }
+
+    public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier,
+            dev.racelint.analyzer.AnalysisLimits limits) {
+        this.flowPasses = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.FLOW_PASSES);
         this.index = index;
         this.resolver = resolver;
         this.classifier = classifier;
@@ -121,7 +130,7 @@ public final class PersistenceModel {
                 return Optional.empty();
             }
             try {
-                return Optional.of(new MethodFlow(body, ops));
+                return Optional.of(new MethodFlow(body, ops, flowPasses));
             } catch (RuntimeException | StackOverflowError e) {
                 return Optional.empty();
             }

@@ -36,8 +36,8 @@ import net.sf.jsqlparser.statement.Statement;
  */
 public final class SqlModel {
 
-    /** Statements longer than this are not given to JSqlParser. */
-    static final int MAX_PARSE_LENGTH = 60_000;
+    /** Statements longer than this are not given to JSqlParser by default ({@code sql-parse-chars}). */
+    static final int MAX_PARSE_LENGTH = dev.racelint.analyzer.AnalysisLimits.Limit.SQL_PARSE_CHARS.defaultValue();
     private static final int MAX_EXAMPLES = 20;
     private static final int MAX_EXAMPLE_LENGTH = 500;
     private static final long MIN_RETRY_MILLIS = 150;
@@ -79,14 +79,24 @@ public final class SqlModel {
     /** Every text that fell back, sorted, so the examples reported do not depend on thread timing. */
     private final java.util.TreeSet<String> fallbackExamples = new java.util.TreeSet<>();
     private final long timeoutMillis;
+    private final int maxParseChars;
+
+    /** JSqlParser's time budget per statement. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 2_000;
 
     public SqlModel() {
-        this(2_000);
+        this(DEFAULT_TIMEOUT_MILLIS);
     }
 
     /** A model whose JSqlParser budget per statement is {@code timeoutMillis}. */
     public SqlModel(long timeoutMillis) {
+        this(timeoutMillis, MAX_PARSE_LENGTH);
+    }
+
+    /** As {@link #SqlModel(long)}, giving JSqlParser statements of at most {@code maxParseChars} characters. */
+    public SqlModel(long timeoutMillis, int maxParseChars) {
         this.timeoutMillis = Math.max(50, timeoutMillis);
+        this.maxParseChars = maxParseChars;
     }
 
     /** The model of an SQL statement (never null; OTHER with nothing known for null or blank text). */
@@ -126,6 +136,11 @@ public final class SqlModel {
         return MyBatisTags.strip(xmlBody, sqlFragments);
     }
 
+    /** As {@link #stripMyBatisTags(String, Map)}, following {@code <include>}s at most {@code maxIncludeDepth} deep. */
+    public static String stripMyBatisTags(String xmlBody, Map<String, String> sqlFragments, int maxIncludeDepth) {
+        return MyBatisTags.strip(xmlBody, sqlFragments, maxIncludeDepth);
+    }
+
     // ---- internals ----------------------------------------------------------------------------
 
     private SqlStatement cached(String text, boolean jpql) {
@@ -159,7 +174,7 @@ public final class SqlModel {
         try {
             SqlText.Normalized normalized = SqlText.normalize(text, jpql);
             SqlTokens tokens = SqlTokens.of(normalized.sql());
-            Statement tree = normalized.sql().length() <= MAX_PARSE_LENGTH ? jsqlParse(normalized.sql()) : null;
+            Statement tree = normalized.sql().length() <= maxParseChars ? jsqlParse(normalized.sql()) : null;
             StatementBuilder builder = null;
             if (tree != null) {
                 try {

@@ -1,0 +1,472 @@
+package dev.racelint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.racelint.analyzer.AnalysisLimits.Limit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A fixture on each side of every numeric bound ({@link Limit}): code whose finding (or diagnostic)
+ * appears at exactly the bound and disappears one step beyond it, at the default and, through
+ * {@code limits:} in racelint.yml, at another value. Each fixture is generated for a distance
+ * {@code n} in the bound's own unit (calls, passes, characters, brackets...), so the edge is
+ * exact: a bound that is not applied, or applied one step off, fails here.
+ */
+class LimitsEdgeTest {
+
+    @TempDir
+    Path dir;
+
+    /** A source tree at distance {@code n} from the bound's start, and whether the scan saw what lies there. */
+    private record Edge(Writer writer, Seen seen) {}
+
+    private interface Writer {
+        void write(Path root, int n) throws IOException;
+    }
+
+    private interface Seen {
+        boolean test(JsonNode report, int n);
+    }
+
+    private static final Map<Limit, Edge> EDGES = new EnumMap<>(Limit.class);
+
+    static {
+        EDGES.put(Limit.WITNESS_CALLS, edge(LimitsEdgeTest::ioInTransaction, finding("io-in-transaction")));
+        EDGES.put(Limit.REACH_DEPTH, edge(LimitsEdgeTest::consumerInsert, finding("non-idempotent-consumer")));
+        EDGES.put(Limit.CACHE_LOADER_CALLS, edge(LimitsEdgeTest::cacheLoader, finding("cache-stampede")));
+        EDGES.put(Limit.LOCK_IO_CALLS, edge(LimitsEdgeTest::lockAcrossIo, finding("lock-across-io")));
+        EDGES.put(Limit.PUBLISH_CALLS, edge(LimitsEdgeTest::dualWrite, finding("dual-write")));
+        EDGES.put(Limit.FLOW_PASSES, edge(LimitsEdgeTest::reversedChain, finding("check-then-act")));
+        // n spokes make n cycles in one component: the n-th is seen when all n are reported
+        EDGES.put(Limit.LOCK_CYCLES_PER_COMPONENT, new Edge(LimitsEdgeTest::lockSpokes,
+                (report, n) -> count(report, "lock-order") == n));
+        EDGES.put(Limit.MYBATIS_INCLUDE_DEPTH, edge((root, n) -> mapper(root, n, 0), finding("unchecked-row-count")));
+        EDGES.put(Limit.MAPPER_FILE_BYTES, edge((root, n) -> mapper(root, 1, n), finding("unchecked-row-count")));
+        EDGES.put(Limit.SQL_EXPRESSION_DEPTH, edge(LimitsEdgeTest::parenthesisedSql, finding("unchecked-row-count")));
+        EDGES.put(Limit.SQL_TEXT_CHARS, edge(LimitsEdgeTest::longConcatenation, finding("unchecked-row-count")));
+        EDGES.put(Limit.SQL_PARSE_CHARS, edge(LimitsEdgeTest::longStatement, noDiagnostic("sql-fallback")));
+        EDGES.put(Limit.NESTING_DEPTH, edge(LimitsEdgeTest::nested, noDiagnostic("too-deep")));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Limit.class)
+    void atTheDefaultTheBoundIsSeenAndOneStepBeyondItIsNot(Limit limit) throws IOException {
+        int bound = limit.defaultValue();
+        assertThat(scanAt(limit, bound, null)).as(limit.key() + " at " + bound).isTrue();
+        assertThat(scanAt(limit, bound + 1, null)).as(limit.key() + " at " + (bound + 1)).isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Limit.class)
+    void racelintYmlMovesTheEdge(Limit limit) throws IOException {
+        // up where the range allows it (the bound is then really the setting, not a fixed cap below it), else down
+        int bound = limit.defaultValue() < limit.max() ? limit.defaultValue() + 1 : limit.defaultValue() - 1;
+        String yml = "limits:\n  " + limit.key() + ": " + bound + "\n";
+        assertThat(scanAt(limit, bound, yml)).as(limit.key() + " set to " + bound + ", at " + bound).isTrue();
+        assertThat(scanAt(limit, bound + 1, yml)).as(limit.key() + " set to " + bound + ", at " + (bound + 1)).isFalse();
+    }
+
+    @Test
+    void everyLimitHasAnEdge() {
+        assertThat(EDGES.keySet()).containsExactlyInAnyOrder(Limit.values());
+    }
+
+    @Test
+    void aChangedLimitIsNotAnsweredFromTheCache() throws IOException {
+        Path project = dir.resolve("cached");
+        ioInTransaction(project, Limit.WITNESS_CALLS.defaultValue());
+        Path cache = dir.resolve("cache");
+        Cli.Run first = Cli.run("scan", project.toString(), "--format", "json", "--fail-on", "none",
+                "--cache-dir", cache.toString());
+        assertThat(count(json(first), "io-in-transaction")).as(first.toString()).isEqualTo(1);
+
+        Sources.write(project, "racelint.yml", "limits:\n  witness-calls: " + (Limit.WITNESS_CALLS.defaultValue() - 1) + "\n");
+        Cli.Run second = Cli.run("scan", project.toString(), "--format", "json", "--fail-on", "none",
+                "--cache-dir", cache.toString());
+        assertThat(count(json(second), "io-in-transaction")).as(second.toString()).isZero();
+    }
+
+    // ---- running ----------------------------------------------------------------------------
+
+    private boolean scanAt(Limit limit, int n, String yml) throws IOException {
+        Path project = Files.createDirectories(dir.resolve(limit.key() + "-" + n + (yml == null ? "" : "-configured")));
+        Edge edge = EDGES.get(limit);
+        edge.writer().write(project, n);
+        if (yml != null) {
+            Sources.write(project, "racelint.yml", yml);
+        }
+        Cli.Run run = Cli.run("scan", project.toString(), "--format", "json", "--fail-on", "none", "--no-cache");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        return edge.seen().test(json(run), n);
+    }
+
+    private static JsonNode json(Cli.Run run) {
+        try {
+            return new ObjectMapper().readTree(run.out());
+        } catch (IOException e) {
+            throw new UncheckedIOException(run.toString(), e);
+        }
+    }
+
+    private static int count(JsonNode report, String ruleId) {
+        int n = 0;
+        for (JsonNode f : report.path("findings")) {
+            n += f.path("ruleId").asText().equals(ruleId) ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static Predicate<JsonNode> finding(String ruleId) {
+        return report -> count(report, ruleId) > 0;
+    }
+
+    private static Predicate<JsonNode> noDiagnostic(String code) {
+        return report -> {
+            for (JsonNode d : report.path("diagnostics")) {
+                if (d.path("code").asText().equals(code)) {
+                    return false;
+                }
+            }
+            return true;
+        };
+    }
+
+    private static Edge edge(Writer writer, Predicate<JsonNode> seen) {
+        return new Edge(writer, (report, n) -> seen.test(report));
+    }
+
+    // ---- the fixtures -----------------------------------------------------------------------
+
+    /**
+     * {@code entry} calls {@code step1}, which calls {@code step2} ... {@code stepN}, which runs {@code effect}:
+     * the effect is {@code n} calls from {@code entry} (in {@code entry} itself for n = 0).
+     */
+    private static String chain(String entryHead, int n, String effect) {
+        StringBuilder out = new StringBuilder();
+        out.append("    ").append(entryHead).append(" {\n        ")
+                .append(n == 0 ? effect : "step1();").append("\n    }\n");
+        for (int i = 1; i <= n; i++) {
+            out.append("\n    void step").append(i).append("() {\n        ")
+                    .append(i == n ? effect : "step" + (i + 1) + "();").append("\n    }\n");
+        }
+        return out.toString();
+    }
+
+    private static void ioInTransaction(Path root, int n) {
+        Sources.write(root, "src/main/java/demo/Checkout.java", """
+                package demo;
+
+                import org.springframework.stereotype.Service;
+                import org.springframework.transaction.annotation.Transactional;
+                import org.springframework.web.client.RestTemplate;
+
+                @Service
+                public class Checkout {
+                    private final RestTemplate rest;
+
+                    public Checkout(RestTemplate rest) {
+                        this.rest = rest;
+                    }
+
+                """ + chain("@Transactional\n    public void checkout()", n,
+                "rest.postForObject(\"https://payments.example/charge\", \"order\", String.class);") + "}\n");
+    }
+
+    private static void consumerInsert(Path root, int n) {
+        Sources.write(root, "src/main/java/demo/PaymentListener.java", """
+                package demo;
+
+                import org.apache.kafka.clients.consumer.ConsumerRecord;
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.kafka.annotation.KafkaListener;
+                import org.springframework.stereotype.Component;
+
+                @Component
+                public class PaymentListener {
+                    private final JdbcTemplate jdbc;
+
+                    public PaymentListener(JdbcTemplate jdbc) {
+                        this.jdbc = jdbc;
+                    }
+
+                """ + chain("@KafkaListener(topics = \"payments.captured\", groupId = \"ledger\")\n"
+                        + "    public void onPaymentCaptured(ConsumerRecord<String, String> record)", n,
+                "jdbc.update(\"INSERT INTO ledger_entries (account_id, amount_cents) VALUES (?, ?)\", \"a\", 1L);")
+                + "}\n");
+    }
+
+    private static void cacheLoader(Path root, int n) {
+        StringBuilder steps = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            steps.append("\n    Map<String, Object> step").append(i).append("(long id) {\n        return ")
+                    .append(i == n ? "jdbc.queryForMap(\"SELECT id, name FROM products WHERE id = ?\", id)" : "step" + (i + 1) + "(id)")
+                    .append(";\n    }\n");
+        }
+        Sources.write(root, "src/main/java/demo/ProductCatalog.java", """
+                package demo;
+
+                import java.util.Map;
+                import org.springframework.cache.annotation.Cacheable;
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.stereotype.Service;
+
+                @Service
+                public class ProductCatalog {
+                    private final JdbcTemplate jdbc;
+
+                    public ProductCatalog(JdbcTemplate jdbc) {
+                        this.jdbc = jdbc;
+                    }
+
+                    @Cacheable("products")
+                    public Map<String, Object> product(long id) {
+                        return %s;
+                    }
+                %s}
+                """.formatted(n == 0 ? "jdbc.queryForMap(\"SELECT id, name FROM products WHERE id = ?\", id)" : "step1(id)",
+                steps));
+    }
+
+    private static void lockAcrossIo(Path root, int n) {
+        Sources.write(root, "src/main/java/demo/TokenRefresher.java", """
+                package demo;
+
+                import org.springframework.web.client.RestTemplate;
+
+                public class TokenRefresher {
+                    private final RestTemplate rest = new RestTemplate();
+
+                """ + chain("public synchronized void refresh()", n,
+                "rest.getForObject(\"https://auth.example/token\", String.class);") + "}\n");
+    }
+
+    private static void dualWrite(Path root, int n) {
+        Sources.write(root, "src/main/java/demo/ReturnIntake.java", """
+                package demo;
+
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.kafka.core.KafkaTemplate;
+                import org.springframework.stereotype.Service;
+
+                @Service
+                public class ReturnIntake {
+                    private final JdbcTemplate jdbc;
+                    private final KafkaTemplate<String, String> kafka;
+
+                    public ReturnIntake(JdbcTemplate jdbc, KafkaTemplate<String, String> kafka) {
+                        this.jdbc = jdbc;
+                        this.kafka = kafka;
+                    }
+
+                    public void open(String returnId) {
+                        jdbc.update("INSERT INTO returns (id) VALUES (?)", returnId);
+                        %s
+                    }
+                %s}
+                """.formatted(n == 0 ? "kafka.send(\"returns.opened\", returnId);" : "step1();",
+                steps(n, "kafka.send(\"returns.opened\", \"r\");")));
+    }
+
+    /** {@code step1} .. {@code stepN}, each calling the next, the last running {@code effect}. */
+    private static String steps(int n, String effect) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            out.append("\n    void step").append(i).append("() {\n        ")
+                    .append(i == n ? effect : "step" + (i + 1) + "();").append("\n    }\n");
+        }
+        return out.toString();
+    }
+
+    /**
+     * A count read that decides an insert through {@code n} locals assigned in reverse order in a loop
+     * ({@code v3 = v2; v2 = v1; v1 = count}): each pass over the locals carries the result one link on.
+     */
+    private static void reversedChain(Path root, int n) {
+        StringBuilder assignments = new StringBuilder();
+        for (int i = n; i >= 2; i--) {
+            assignments.append("            v").append(i).append(" = v").append(i - 1).append(";\n");
+        }
+        StringBuilder declarations = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            declarations.append("        int v").append(i).append(" = 1;\n");
+        }
+        Sources.write(root, "src/main/java/demo/Registration.java", """
+                package demo;
+
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.stereotype.Service;
+
+                @Service
+                public class Registration {
+                    private final JdbcTemplate jdbc;
+
+                    public Registration(JdbcTemplate jdbc) {
+                        this.jdbc = jdbc;
+                    }
+
+                    public void register(String email) {
+                %s        for (int attempt = 0; attempt < 2; attempt++) {
+                %s            v1 = jdbc.queryForObject("SELECT COUNT(*) FROM users WHERE email = ?", Integer.class, email);
+                        }
+                        if (v%d == 0) {
+                            jdbc.update("INSERT INTO users (email) VALUES (?)", email);
+                        }
+                    }
+                }
+                """.formatted(declarations, assignments, n));
+    }
+
+    /** A hub lock and {@code n} spoke locks, each taken in both orders with the hub: {@code n} cycles in one component. */
+    private static void lockSpokes(Path root, int n) {
+        StringBuilder out = new StringBuilder("package demo;\n\npublic class Spokes {\n"
+                + "    private static final Object HUB = new Object();\n");
+        for (int i = 1; i <= n; i++) {
+            out.append("    private static final Object SPOKE").append(i).append(" = new Object();\n");
+        }
+        for (int i = 1; i <= n; i++) {
+            out.append("""
+
+                        public void out%1$d() {
+                            synchronized (HUB) {
+                                synchronized (SPOKE%1$d) {
+                                    System.out.println(%1$d);
+                                }
+                            }
+                        }
+
+                        public void back%1$d() {
+                            synchronized (SPOKE%1$d) {
+                                synchronized (HUB) {
+                                    System.out.println(-%1$d);
+                                }
+                            }
+                        }
+                    """.formatted(i));
+        }
+        Sources.write(root, "src/main/java/demo/Spokes.java", out.append("}\n").toString());
+    }
+
+    /**
+     * A guarded MyBatis update whose WHERE clause is {@code includes} {@code <include>}s deep, in a mapper
+     * file padded to {@code bytes} bytes (0: not padded).
+     */
+    private static void mapper(Path root, int includes, int bytes) {
+        Sources.write(root, "src/main/java/demo/WikiPageMapper.java", """
+                package demo;
+
+                import org.apache.ibatis.annotations.Mapper;
+                import org.apache.ibatis.annotations.Param;
+
+                @Mapper
+                public interface WikiPageMapper {
+                    int updateBody(@Param("id") long id, @Param("body") String body, @Param("expectedVersion") long expectedVersion);
+                }
+                """);
+        Sources.write(root, "src/main/java/demo/WikiEditService.java", """
+                package demo;
+
+                import org.springframework.stereotype.Service;
+
+                @Service
+                public class WikiEditService {
+                    private final WikiPageMapper pages;
+
+                    public WikiEditService(WikiPageMapper pages) {
+                        this.pages = pages;
+                    }
+
+                    public String save(long pageId, String body, long baseVersion) {
+                        pages.updateBody(pageId, body, baseVersion);
+                        return "saved";
+                    }
+                }
+                """);
+        StringBuilder xml = new StringBuilder("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <mapper namespace="demo.WikiPageMapper">
+                  <update id="updateBody">
+                    UPDATE wiki_pages SET body = #{body}, version = version + 1 <include refid="part1"/>
+                  </update>
+                """);
+        for (int i = 1; i <= includes; i++) {
+            xml.append("  <sql id=\"part").append(i).append("\">")
+                    .append(i == includes ? "WHERE id = #{id} AND version = #{expectedVersion}" : "<include refid=\"part" + (i + 1) + "\"/>")
+                    .append("</sql>\n");
+        }
+        String tail = "</mapper>\n";
+        if (bytes > 0) {
+            int pad = bytes - xml.length() - tail.length() - "<!--  -->\n".length();
+            assertThat(pad).isNotNegative();
+            xml.append("<!-- ").append("x".repeat(pad)).append(" -->\n");
+        }
+        xml.append(tail);
+        if (bytes > 0) {
+            assertThat(xml.length()).isEqualTo(bytes);
+        }
+        Sources.write(root, "src/main/resources/demo/WikiPageMapper.xml", xml.toString());
+    }
+
+    private static final String GUARDED_UPDATE = "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?";
+
+    private static void debit(Path root, String sqlExpression) {
+        Sources.write(root, "src/main/java/demo/WalletDebit.java", """
+                package demo;
+
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.stereotype.Service;
+
+                @Service
+                public class WalletDebit {
+                    private final JdbcTemplate jdbc;
+
+                    public WalletDebit(JdbcTemplate jdbc) {
+                        this.jdbc = jdbc;
+                    }
+
+                    public void pay(long accountId, long amountCents) {
+                        jdbc.update(%s, amountCents, accountId, amountCents);
+                    }
+                }
+                """.formatted(sqlExpression));
+    }
+
+    /** The guarded update's text at depth {@code n}: inside {@code n} parentheses. */
+    private static void parenthesisedSql(Path root, int n) {
+        debit(root, "(".repeat(n) + '"' + GUARDED_UPDATE + '"' + ")".repeat(n));
+    }
+
+    /** The guarded update concatenated with a comment, {@code n} characters of SQL text in all. */
+    private static void longConcatenation(Path root, int n) {
+        String comment = " /*" + "x".repeat(n - GUARDED_UPDATE.length() - " /**/".length()) + "*/";
+        assertThat(GUARDED_UPDATE.length() + comment.length()).isEqualTo(n);
+        debit(root, '"' + GUARDED_UPDATE + "\" + \"" + comment + '"');
+    }
+
+    /** A statement of {@code n} characters as JSqlParser gets it (a string literal is kept as written). */
+    private static void longStatement(Path root, int n) {
+        String head = "UPDATE accounts SET note = '";
+        String tail = "' WHERE id = ?";
+        String sql = head + "x".repeat(n - head.length() - tail.length()) + tail;
+        assertThat(sql.length()).isEqualTo(n);
+        debit(root, '"' + sql + '"');
+    }
+
+    /** A file whose brackets nest {@code n} deep (the class body is the first). */
+    private static void nested(Path root, int n) {
+        Sources.write(root, "src/main/java/demo/Clean.java", Sources.CLEAN); // so the scan has a file to analyse
+        Sources.write(root, "src/main/java/demo/Deep.java", "package demo;\n\npublic class Deep {\n    int x = "
+                + "(".repeat(n - 1) + "1" + ")".repeat(n - 1) + ";\n}\n");
+    }
+}
