@@ -22,11 +22,12 @@ public final class AnalysisLimits {
                 "an effect more calls away is not seen from the scope. The call graph is context-insensitive: "
                         + "longer chains were nearly all paths no request takes"),
         REACH_DEPTH("reach-depth", 8, 0, 64,
-                "calls followed from an entry point (HTTP handler, consumer, scheduled job, loader) to the database "
-                        + "operations and effects it reaches",
+                "calls followed from an entry point (HTTP handler, consumer, scheduled job) to the database "
+                        + "operations and effects it reaches (non-idempotent-endpoint, non-idempotent-consumer, "
+                        + "unlocked-scheduled-job, missing-if-match, ack-before-commit, dual-write, cache-stampede)",
                 "what lies more calls away is not reached from the handler"),
         CACHE_LOADER_CALLS("cache-loader-calls", 3, 0, 64,
-                "calls from a @Cacheable loader to the database read or remote call that makes a miss expensive "
+                "calls from a `@Cacheable` loader to the database read or remote call that makes a miss expensive "
                         + "(cache-stampede)",
                 "a load more calls away does not count: no finding"),
         LOCK_IO_CALLS("lock-io-calls", 3, 0, 64,
@@ -41,17 +42,17 @@ public final class AnalysisLimits {
                 "a variable further down such a chain is not known to hold the result"),
         LOCK_CYCLES_PER_COMPONENT("lock-cycles-per-component", 32, 1, 1024,
                 "lock-order cycles reported per set of mutually reachable locks (lock-order)",
-                "further cycles of that set are not reported (the first, in lock-name order, are)"),
+                "further cycles of that set are not reported"),
         MYBATIS_INCLUDE_DEPTH("mybatis-include-depth", 8, 0, 64,
-                "nested <include refid> fragments inlined into a MyBatis statement",
-                "a deeper <include> is left out of the statement's SQL"),
+                "nested `<include refid>` fragments inlined into a MyBatis statement",
+                "a deeper `<include>` is left out of the statement's SQL"),
         MAPPER_FILE_BYTES("mapper-file-bytes", 2_000_000, 1_000, 64_000_000,
                 "size of one MyBatis mapper XML file read",
                 "a larger mapper is not read (a mapper-xml note): its statements are unknown"),
         SQL_EXPRESSION_DEPTH("sql-expression-depth", 48, 1, 256,
                 "levels of a Java expression followed to read its SQL text: each parenthesis, cast, concatenation, "
                         + "constant or local variable, format argument is one",
-                "a deeper part is not read: the whole text is unknown, so no SQL facts"),
+                "a deeper part is not read: it is unknown (a `?` inside a concatenation, no SQL facts when it is the whole text)"),
         SQL_TEXT_CHARS("sql-text-chars", 256_000, 1_000, 4_000_000,
                 "characters of SQL text built from concatenated parts",
                 "a longer text is not read: no SQL facts for it"),
