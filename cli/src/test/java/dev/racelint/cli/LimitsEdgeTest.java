@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class LimitsEdgeTest {
     Path dir;
 
     /** A source tree at distance {@code n} from the bound's start, and whether the scan saw what lies there. */
-    private record Edge(Writer writer, Seen seen) {}
+    private record Edge(String name, Writer writer, Seen seen) {}
 
     private interface Writer {
         void write(Path root, int n) throws IOException;
@@ -40,32 +41,48 @@ class LimitsEdgeTest {
         boolean test(JsonNode report, int n);
     }
 
-    private static final Map<Limit, Edge> EDGES = new EnumMap<>(Limit.class);
+    private static final String LOADER_READ = "jdbc.queryForMap(\"SELECT id, name FROM products WHERE id = ?\", id)";
+    private static final String LOADER_REMOTE = "rest.getForObject(\"https://catalog.example/products/{id}\", Map.class, id)";
+
+    /** Each bound's edges: one per place the bound is applied, so that dropping any of them fails a test. */
+    private static final Map<Limit, List<Edge>> EDGES = new EnumMap<>(Limit.class);
 
     static {
-        EDGES.put(Limit.WITNESS_CALLS, edge(LimitsEdgeTest::ioInTransaction, finding("io-in-transaction")));
-        EDGES.put(Limit.REACH_DEPTH, edge(LimitsEdgeTest::consumerInsert, finding("non-idempotent-consumer")));
-        EDGES.put(Limit.CACHE_LOADER_CALLS, edge(LimitsEdgeTest::cacheLoader, finding("cache-stampede")));
-        EDGES.put(Limit.LOCK_IO_CALLS, edge(LimitsEdgeTest::lockAcrossIo, finding("lock-across-io")));
-        EDGES.put(Limit.PUBLISH_CALLS, edge(LimitsEdgeTest::dualWrite, finding("dual-write")));
-        EDGES.put(Limit.FLOW_PASSES, edge(LimitsEdgeTest::reversedChain, finding("check-then-act")));
+        EDGES.put(Limit.WITNESS_CALLS, List.of(
+                edge("io-in-transaction", LimitsEdgeTest::ioInTransaction, finding("io-in-transaction")),
+                edge("lock-order", LimitsEdgeTest::lockOrderThroughCalls, finding("lock-order"))));
+        EDGES.put(Limit.REACH_DEPTH, List.of(
+                edge("consumer", LimitsEdgeTest::consumerInsert, finding("non-idempotent-consumer"))));
+        EDGES.put(Limit.CACHE_LOADER_CALLS, List.of(
+                edge("read", (root, n) -> cacheLoader(root, n, LOADER_READ), finding("cache-stampede")),
+                edge("remote", (root, n) -> cacheLoader(root, n, LOADER_REMOTE), finding("cache-stampede"))));
+        EDGES.put(Limit.LOCK_IO_CALLS, List.of(edge("http", LimitsEdgeTest::lockAcrossIo, finding("lock-across-io"))));
+        EDGES.put(Limit.PUBLISH_CALLS, List.of(edge("kafka", LimitsEdgeTest::dualWrite, finding("dual-write"))));
+        EDGES.put(Limit.FLOW_PASSES, List.of(edge("locals", LimitsEdgeTest::reversedChain, finding("check-then-act"))));
         // n spokes make n cycles in one component: the n-th is seen when all n are reported
-        EDGES.put(Limit.LOCK_CYCLES_PER_COMPONENT, new Edge(LimitsEdgeTest::lockSpokes,
-                (report, n) -> count(report, "lock-order") == n));
-        EDGES.put(Limit.MYBATIS_INCLUDE_DEPTH, edge((root, n) -> mapper(root, n, 0), finding("unchecked-row-count")));
-        EDGES.put(Limit.MAPPER_FILE_BYTES, edge((root, n) -> mapper(root, 1, n), finding("unchecked-row-count")));
-        EDGES.put(Limit.SQL_EXPRESSION_DEPTH, edge(LimitsEdgeTest::parenthesisedSql, finding("unchecked-row-count")));
-        EDGES.put(Limit.SQL_TEXT_CHARS, edge(LimitsEdgeTest::longConcatenation, finding("unchecked-row-count")));
-        EDGES.put(Limit.SQL_PARSE_CHARS, edge(LimitsEdgeTest::longStatement, noDiagnostic("sql-fallback")));
-        EDGES.put(Limit.NESTING_DEPTH, edge(LimitsEdgeTest::nested, noDiagnostic("too-deep")));
+        EDGES.put(Limit.LOCK_CYCLES_PER_COMPONENT, List.of(new Edge("spokes", LimitsEdgeTest::lockSpokes,
+                (report, n) -> count(report, "lock-order") == n)));
+        EDGES.put(Limit.MYBATIS_INCLUDE_DEPTH, List.of(
+                edge("includes", (root, n) -> mapper(root, n, 0), finding("unchecked-row-count"))));
+        EDGES.put(Limit.MAPPER_FILE_BYTES, List.of(
+                edge("padded", (root, n) -> mapper(root, 1, n), finding("unchecked-row-count"))));
+        EDGES.put(Limit.SQL_EXPRESSION_DEPTH, List.of(
+                edge("parentheses", LimitsEdgeTest::parenthesisedSql, finding("unchecked-row-count"))));
+        EDGES.put(Limit.SQL_TEXT_CHARS, List.of(
+                edge("concatenation", LimitsEdgeTest::longConcatenation, finding("unchecked-row-count"))));
+        EDGES.put(Limit.SQL_PARSE_CHARS, List.of(edge("literal", LimitsEdgeTest::longStatement, noDiagnostic("sql-fallback"))));
+        EDGES.put(Limit.NESTING_DEPTH, List.of(edge("parentheses", LimitsEdgeTest::nested, noDiagnostic("too-deep"))));
     }
 
     @ParameterizedTest
     @EnumSource(Limit.class)
     void atTheDefaultTheBoundIsSeenAndOneStepBeyondItIsNot(Limit limit) throws IOException {
         int bound = limit.defaultValue();
-        assertThat(scanAt(limit, bound, null)).as(limit.key() + " at " + bound).isTrue();
-        assertThat(scanAt(limit, bound + 1, null)).as(limit.key() + " at " + (bound + 1)).isFalse();
+        for (Edge edge : EDGES.get(limit)) {
+            String what = limit.key() + " (" + edge.name() + ")";
+            assertThat(scanAt(limit, edge, bound, null)).as(what + " at " + bound).isTrue();
+            assertThat(scanAt(limit, edge, bound + 1, null)).as(what + " at " + (bound + 1)).isFalse();
+        }
     }
 
     @ParameterizedTest
@@ -74,13 +91,17 @@ class LimitsEdgeTest {
         // up where the range allows it (the bound is then really the setting, not a fixed cap below it), else down
         int bound = limit.defaultValue() < limit.max() ? limit.defaultValue() + 1 : limit.defaultValue() - 1;
         String yml = "limits:\n  " + limit.key() + ": " + bound + "\n";
-        assertThat(scanAt(limit, bound, yml)).as(limit.key() + " set to " + bound + ", at " + bound).isTrue();
-        assertThat(scanAt(limit, bound + 1, yml)).as(limit.key() + " set to " + bound + ", at " + (bound + 1)).isFalse();
+        for (Edge edge : EDGES.get(limit)) {
+            String what = limit.key() + " (" + edge.name() + ") set to " + bound;
+            assertThat(scanAt(limit, edge, bound, yml)).as(what + ", at " + bound).isTrue();
+            assertThat(scanAt(limit, edge, bound + 1, yml)).as(what + ", at " + (bound + 1)).isFalse();
+        }
     }
 
     @Test
     void everyLimitHasAnEdge() {
         assertThat(EDGES.keySet()).containsExactlyInAnyOrder(Limit.values());
+        assertThat(EDGES.values()).allSatisfy(edges -> assertThat(edges).isNotEmpty());
     }
 
     @Test
@@ -100,9 +121,9 @@ class LimitsEdgeTest {
 
     // ---- running ----------------------------------------------------------------------------
 
-    private boolean scanAt(Limit limit, int n, String yml) throws IOException {
-        Path project = Files.createDirectories(dir.resolve(limit.key() + "-" + n + (yml == null ? "" : "-configured")));
-        Edge edge = EDGES.get(limit);
+    private boolean scanAt(Limit limit, Edge edge, int n, String yml) throws IOException {
+        Path project = Files.createDirectories(dir.resolve(limit.key() + "-" + edge.name() + "-" + n
+                + (yml == null ? "" : "-configured")));
         edge.writer().write(project, n);
         if (yml != null) {
             Sources.write(project, "racelint.yml", yml);
@@ -143,8 +164,8 @@ class LimitsEdgeTest {
         };
     }
 
-    private static Edge edge(Writer writer, Predicate<JsonNode> seen) {
-        return new Edge(writer, (report, n) -> seen.test(report));
+    private static Edge edge(String name, Writer writer, Predicate<JsonNode> seen) {
+        return new Edge(name, writer, (report, n) -> seen.test(report));
     }
 
     // ---- the fixtures -----------------------------------------------------------------------
@@ -207,12 +228,12 @@ class LimitsEdgeTest {
                 + "}\n");
     }
 
-    private static void cacheLoader(Path root, int n) {
+    /** A {@code @Cacheable} loader that gets its value {@code n} calls down, from {@code load}. */
+    private static void cacheLoader(Path root, int n, String load) {
         StringBuilder steps = new StringBuilder();
         for (int i = 1; i <= n; i++) {
             steps.append("\n    Map<String, Object> step").append(i).append("(long id) {\n        return ")
-                    .append(i == n ? "jdbc.queryForMap(\"SELECT id, name FROM products WHERE id = ?\", id)" : "step" + (i + 1) + "(id)")
-                    .append(";\n    }\n");
+                    .append(i == n ? load : "step" + (i + 1) + "(id)").append(";\n    }\n");
         }
         Sources.write(root, "src/main/java/demo/ProductCatalog.java", """
                 package demo;
@@ -221,13 +242,16 @@ class LimitsEdgeTest {
                 import org.springframework.cache.annotation.Cacheable;
                 import org.springframework.jdbc.core.JdbcTemplate;
                 import org.springframework.stereotype.Service;
+                import org.springframework.web.client.RestTemplate;
 
                 @Service
                 public class ProductCatalog {
                     private final JdbcTemplate jdbc;
+                    private final RestTemplate rest;
 
-                    public ProductCatalog(JdbcTemplate jdbc) {
+                    public ProductCatalog(JdbcTemplate jdbc, RestTemplate rest) {
                         this.jdbc = jdbc;
+                        this.rest = rest;
                     }
 
                     @Cacheable("products")
@@ -235,8 +259,34 @@ class LimitsEdgeTest {
                         return %s;
                     }
                 %s}
-                """.formatted(n == 0 ? "jdbc.queryForMap(\"SELECT id, name FROM products WHERE id = ?\", id)" : "step1(id)",
-                steps));
+                """.formatted(n == 0 ? load : "step1(id)", steps));
+    }
+
+    /** One method takes PRICES then CATALOG directly; another holds CATALOG and reaches PRICES {@code n} calls down. */
+    private static void lockOrderThroughCalls(Path root, int n) {
+        Sources.write(root, "src/main/java/demo/PriceBook.java", """
+                package demo;
+
+                public class PriceBook {
+                    private final Object catalogLock = new Object();
+                    private final Object pricesLock = new Object();
+
+                    public void snapshot() {
+                        synchronized (pricesLock) {
+                            synchronized (catalogLock) {
+                                System.out.println("snapshot");
+                            }
+                        }
+                    }
+
+                    public void reprice() {
+                        synchronized (catalogLock) {
+                            %s
+                        }
+                    }
+                %s}
+                """.formatted(n == 0 ? "synchronized (pricesLock) { System.out.println(0); }" : "step1();",
+                steps(n, "synchronized (pricesLock) {\n            System.out.println(1);\n        }")));
     }
 
     private static void lockAcrossIo(Path root, int n) {
