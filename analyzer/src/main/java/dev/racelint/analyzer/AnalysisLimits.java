@@ -36,6 +36,10 @@ public final class AnalysisLimits {
         PUBLISH_CALLS("publish-calls", 3, 1, 64,
                 "calls from a method that writes to the database to the message publish it reaches (dual-write)",
                 "a publish more calls away is not seen: no finding"),
+        HELPER_CALLS("helper-calls", 1, 0, 4,
+                "calls into project helpers whose single database operation counts as the caller's (a DAO method "
+                        + "that does exactly one operation is that operation at its call site; also row locks)",
+                "a helper further down is a call like any other: its operation is not the caller's"),
         FLOW_PASSES("flow-passes", 3, 1, 16,
                 "passes over a method's local variables when tracking which database results reach them "
                         + "(a chain of assignments written in reverse order needs one pass per link)",

@@ -57,7 +57,13 @@ class LimitsEdgeTest {
                 edge("read", (root, n) -> cacheLoader(root, n, LOADER_READ), finding("cache-stampede")),
                 edge("remote", (root, n) -> cacheLoader(root, n, LOADER_REMOTE), finding("cache-stampede"))));
         EDGES.put(Limit.LOCK_IO_CALLS, List.of(edge("http", LimitsEdgeTest::lockAcrossIo, finding("lock-across-io"))));
-        EDGES.put(Limit.PUBLISH_CALLS, List.of(edge("kafka", LimitsEdgeTest::dualWrite, finding("dual-write"))));
+        EDGES.put(Limit.PUBLISH_CALLS, List.of(
+                edge("kafka", (root, n) -> dualWrite(root, n, false), finding("dual-write")),
+                // a publish one call away that does not count (outside the transaction) gets past the rule's
+                // quick reachability test, so the bound on the path itself decides
+                edge("beside-an-outside-publish", (root, n) -> dualWrite(root, n, true), finding("dual-write"))));
+        EDGES.put(Limit.HELPER_CALLS, List.of(
+                edge("dao-chain", LimitsEdgeTest::helperChain, finding("unchecked-row-count"))));
         EDGES.put(Limit.FLOW_PASSES, List.of(edge("locals", LimitsEdgeTest::reversedChain, finding("check-then-act"))));
         // n spokes make n cycles in one component: the n-th is seen when all n are reported
         EDGES.put(Limit.LOCK_CYCLES_PER_COMPONENT, List.of(new Edge("spokes", LimitsEdgeTest::lockSpokes,
@@ -302,7 +308,7 @@ class LimitsEdgeTest {
                 "rest.getForObject(\"https://auth.example/token\", String.class);") + "}\n");
     }
 
-    private static void dualWrite(Path root, int n) {
+    private static void dualWrite(Path root, int n, boolean outsidePublish) {
         Sources.write(root, "src/main/java/demo/ReturnIntake.java", """
                 package demo;
 
@@ -314,19 +320,74 @@ class LimitsEdgeTest {
                 public class ReturnIntake {
                     private final JdbcTemplate jdbc;
                     private final KafkaTemplate<String, String> kafka;
+                    private final AuditFeed audit;
 
-                    public ReturnIntake(JdbcTemplate jdbc, KafkaTemplate<String, String> kafka) {
+                    public ReturnIntake(JdbcTemplate jdbc, KafkaTemplate<String, String> kafka, AuditFeed audit) {
                         this.jdbc = jdbc;
                         this.kafka = kafka;
+                        this.audit = audit;
                     }
 
                     public void open(String returnId) {
                         jdbc.update("INSERT INTO returns (id) VALUES (?)", returnId);
                         %s
+                        %s
                     }
                 %s}
-                """.formatted(n == 0 ? "kafka.send(\"returns.opened\", returnId);" : "step1();",
+                """.formatted(outsidePublish ? "audit.record(returnId);" : "",
+                n == 0 ? "kafka.send(\"returns.opened\", returnId);" : "step1();",
                 steps(n, "kafka.send(\"returns.opened\", \"r\");")));
+        Sources.write(root, "src/main/java/demo/AuditFeed.java", """
+                package demo;
+
+                import org.springframework.kafka.core.KafkaTemplate;
+                import org.springframework.stereotype.Service;
+                import org.springframework.transaction.annotation.Propagation;
+                import org.springframework.transaction.annotation.Transactional;
+
+                @Service
+                public class AuditFeed {
+                    private final KafkaTemplate<String, String> kafka;
+
+                    public AuditFeed(KafkaTemplate<String, String> kafka) {
+                        this.kafka = kafka;
+                    }
+
+                    @Transactional(propagation = Propagation.NOT_SUPPORTED)
+                    public void record(String id) {
+                        kafka.send("returns.audit", id);
+                    }
+                }
+                """);
+    }
+
+    /** A guarded update in a helper {@code n} calls below the method that drops its count. */
+    private static void helperChain(Path root, int n) {
+        String update = "jdbc.update(\"UPDATE shipments SET state = 'SHIPPED' WHERE id = ? AND state = 'PACKED'\", id)";
+        StringBuilder steps = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            steps.append("\n    int step").append(i).append("(long id) {\n        return ")
+                    .append(i == n ? update : "step" + (i + 1) + "(id)").append(";\n    }\n");
+        }
+        Sources.write(root, "src/main/java/demo/Dispatch.java", """
+                package demo;
+
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.stereotype.Service;
+
+                @Service
+                public class Dispatch {
+                    private final JdbcTemplate jdbc;
+
+                    public Dispatch(JdbcTemplate jdbc) {
+                        this.jdbc = jdbc;
+                    }
+
+                    public void ship(long id) {
+                        %s;
+                    }
+                %s}
+                """.formatted(n == 0 ? update : "step1(id)", steps));
     }
 
     /** {@code step1} .. {@code stepN}, each calling the next, the last running {@code effect}. */
