@@ -36,6 +36,11 @@ public final class AnalysisLimits {
         PUBLISH_CALLS("publish-calls", 3, 1, 64,
                 "calls from a method that writes to the database to the message publish it reaches (dual-write)",
                 "a publish more calls away is not seen: no finding"),
+        JOB_STATE_CALLS("job-state-calls", 1, 0, 8,
+                "calls from a scheduled job to where it empties an in-memory buffer or counter, and to a database "
+                        + "read that makes its data shared (unlocked-scheduled-job: a job flushing its own instance's "
+                        + "state needs no cluster lock)",
+                "a buffer emptied further down does not make the job local; a read further down does not make it shared"),
         HELPER_CALLS("helper-calls", 1, 0, 4,
                 "calls into project helpers whose single database operation counts as the caller's (a DAO method "
                         + "that does exactly one operation is that operation at its call site; also row locks)",

@@ -62,6 +62,10 @@ class LimitsEdgeTest {
                 // a publish one call away that does not count (outside the transaction) gets past the rule's
                 // quick reachability test, so the bound on the path itself decides
                 edge("beside-an-outside-publish", (root, n) -> dualWrite(root, n, true), finding("dual-write"))));
+        // the other way round: within the bound the job is its instance's own, so no finding
+        EDGES.put(Limit.JOB_STATE_CALLS, List.of(
+                edge("drain", (root, n) -> flushJob(root, n, -1), finding("unlocked-scheduled-job").negate()),
+                edge("read", (root, n) -> flushJob(root, 0, n), finding("unlocked-scheduled-job"))));
         EDGES.put(Limit.HELPER_CALLS, List.of(
                 edge("dao-chain", LimitsEdgeTest::helperChain, finding("unchecked-row-count"))));
         EDGES.put(Limit.FLOW_PASSES, List.of(edge("locals", LimitsEdgeTest::reversedChain, finding("check-then-act"))));
@@ -359,6 +363,54 @@ class LimitsEdgeTest {
                     }
                 }
                 """);
+    }
+
+    /**
+     * A scheduled job that empties an in-memory counter {@code drainCalls} calls down and writes what it
+     * took; with {@code readCalls} at 0 or more, it also reads the database that many calls down.
+     */
+    private static void flushJob(Path root, int drainCalls, int readCalls) {
+        String drain = "long calls = counts.get(\"api\").sumThenReset();\n        jdbc.update(\"INSERT INTO api_usage (calls) "
+                + "VALUES (?)\", calls);";
+        String read = "jdbc.queryForList(\"SELECT client_id FROM api_clients\");";
+        StringBuilder body = new StringBuilder();
+        StringBuilder methods = new StringBuilder();
+        body.append(drainCalls == 0 ? drain : "drain1();").append("\n");
+        for (int i = 1; i <= drainCalls; i++) {
+            methods.append("\n    void drain").append(i).append("() {\n        ")
+                    .append(i == drainCalls ? drain : "drain" + (i + 1) + "();").append("\n    }\n");
+        }
+        if (readCalls >= 0) {
+            body.append("        ").append(readCalls == 0 ? read : "read1();").append("\n");
+            for (int i = 1; i <= readCalls; i++) {
+                methods.append("\n    void read").append(i).append("() {\n        ")
+                        .append(i == readCalls ? read : "read" + (i + 1) + "();").append("\n    }\n");
+            }
+        }
+        Sources.write(root, "src/main/java/demo/UsageFlusher.java", """
+                package demo;
+
+                import java.util.Map;
+                import java.util.concurrent.ConcurrentHashMap;
+                import java.util.concurrent.atomic.LongAdder;
+                import org.springframework.jdbc.core.JdbcTemplate;
+                import org.springframework.scheduling.annotation.Scheduled;
+                import org.springframework.stereotype.Component;
+
+                @Component
+                public class UsageFlusher {
+                    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+                    private final JdbcTemplate jdbc;
+
+                    public UsageFlusher(JdbcTemplate jdbc) {
+                        this.jdbc = jdbc;
+                    }
+
+                    @Scheduled(fixedDelay = 30000)
+                    public void flush() {
+                        %s    }
+                %s}
+                """.formatted(body, methods));
     }
 
     /** A guarded update in a helper {@code n} calls below the method that drops its count. */

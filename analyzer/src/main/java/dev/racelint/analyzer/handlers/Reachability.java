@@ -40,6 +40,11 @@ public final class Reachability {
         this.maxDepth = transactions.limits().reachDepth();
     }
 
+    /** The analysis's numeric bounds. */
+    public dev.racelint.analyzer.AnalysisLimits limits() {
+        return transactions.limits();
+    }
+
     /**
      * Whether an effect that {@code effect} accepts is at most {@code maxCalls} calls from {@code from}
      * (0: in its own code), through any call, whatever the transaction boundaries: a superset of what
