@@ -68,6 +68,12 @@ public final class AnalysisLimits {
         SQL_PARSE_CHARS("sql-parse-chars", 60_000, 0, 1_000_000,
                 "characters of one SQL statement given to JSqlParser",
                 "a longer statement is read with the token model (a sql-fallback note)"),
+        SQL_TREE_DEPTH("sql-tree-depth", 200, 10, 1_000,
+                "levels of a parsed SQL expression read: conditions nested in a WHERE clause (each AND, OR, NOT "
+                        + "or parenthesis is one), parentheses and casts around a value, the expression of a SET item "
+                        + "or of a selected aggregate",
+                "a condition deeper in the WHERE clause is not seen (neither as a key nor as a guard); a deeper "
+                        + "value or expression is not understood"),
         NESTING_DEPTH("nesting-depth", 1_000, 16, 1_000,
                 "bracket nesting in a Java file, counted before parsing",
                 "the file is not parsed (a too-deep warning). At most 1,000: deeper, whether the parser's stack "

@@ -81,6 +81,11 @@ class LimitsEdgeTest {
         EDGES.put(Limit.SQL_TEXT_CHARS, List.of(
                 edge("concatenation", LimitsEdgeTest::longConcatenation, finding("unchecked-row-count"))));
         EDGES.put(Limit.SQL_PARSE_CHARS, List.of(edge("literal", LimitsEdgeTest::longStatement, noDiagnostic("sql-fallback"))));
+        // n ANDs put the guard and the key n levels deep in the WHERE clause's tree
+        EDGES.put(Limit.SQL_TREE_DEPTH, List.of(edge("where-chain", (root, n) -> debit(root,
+                '"' + "UPDATE accounts SET balance = balance - ? WHERE balance >= ? AND id = ?" + " AND 1 = 1".repeat(n - 1)
+                + '"'),
+                finding("unchecked-row-count"))));
         EDGES.put(Limit.NESTING_DEPTH, List.of(edge("parentheses", LimitsEdgeTest::nested, noDiagnostic("too-deep"))));
     }
 

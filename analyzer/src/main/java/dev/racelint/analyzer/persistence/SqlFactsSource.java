@@ -25,8 +25,7 @@ public final class SqlFactsSource implements SqlFacts.Source {
 
     public SqlFactsSource(ProgramIndex index, dev.racelint.analyzer.AnalysisLimits limits) {
         this.index = index;
-        this.model = new SqlModel(SqlModel.DEFAULT_TIMEOUT_MILLIS,
-                limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.SQL_PARSE_CHARS));
+        this.model = new SqlModel(SqlModel.DEFAULT_TIMEOUT_MILLIS, limits);
         this.strings = new SqlStrings(limits);
     }
 

@@ -36,8 +36,6 @@ import net.sf.jsqlparser.statement.Statement;
  */
 public final class SqlModel {
 
-    /** Statements longer than this are not given to JSqlParser by default ({@code sql-parse-chars}). */
-    static final int MAX_PARSE_LENGTH = dev.racelint.analyzer.AnalysisLimits.Limit.SQL_PARSE_CHARS.defaultValue();
     private static final int MAX_EXAMPLES = 20;
     private static final int MAX_EXAMPLE_LENGTH = 500;
     private static final long MIN_RETRY_MILLIS = 150;
@@ -80,6 +78,7 @@ public final class SqlModel {
     private final java.util.TreeSet<String> fallbackExamples = new java.util.TreeSet<>();
     private final long timeoutMillis;
     private final int maxParseChars;
+    private final int maxTreeDepth;
 
     /** JSqlParser's time budget per statement. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 2_000;
@@ -90,13 +89,17 @@ public final class SqlModel {
 
     /** A model whose JSqlParser budget per statement is {@code timeoutMillis}. */
     public SqlModel(long timeoutMillis) {
-        this(timeoutMillis, MAX_PARSE_LENGTH);
+        this(timeoutMillis, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
     }
 
-    /** As {@link #SqlModel(long)}, giving JSqlParser statements of at most {@code maxParseChars} characters. */
-    public SqlModel(long timeoutMillis, int maxParseChars) {
+    /**
+     * As {@link #SqlModel(long)}, giving JSqlParser statements of at most {@code sql-parse-chars} characters and
+     * reading its trees at most {@code sql-tree-depth} deep.
+     */
+    public SqlModel(long timeoutMillis, dev.racelint.analyzer.AnalysisLimits limits) {
         this.timeoutMillis = Math.max(50, timeoutMillis);
-        this.maxParseChars = maxParseChars;
+        this.maxParseChars = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.SQL_PARSE_CHARS);
+        this.maxTreeDepth = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.SQL_TREE_DEPTH);
     }
 
     /** The model of an SQL statement (never null; OTHER with nothing known for null or blank text). */
@@ -180,7 +183,7 @@ public final class SqlModel {
                 try {
                     builder = new StatementBuilder(text, jpql);
                     builder.parsed = true;
-                    new AstExtractor(builder, normalized, tokens).extract(tree);
+                    new AstExtractor(builder, normalized, tokens, maxTreeDepth).extract(tree);
                 } catch (RuntimeException | StackOverflowError e) {
                     builder = null;
                 }
