@@ -134,6 +134,22 @@ class LimitsEdgeTest {
         assertThat(count(json(second), "io-in-transaction")).as(second.toString()).isZero();
     }
 
+    @Test
+    void aLowerNestingDepthIsNotAnsweredFromCachedSyntaxTrees() throws IOException {
+        Path project = dir.resolve("trees");
+        nested(project, 20);
+        Path cache = dir.resolve("tree-cache");
+        Cli.Run first = Cli.run("scan", project.toString(), "--format", "json", "--fail-on", "none",
+                "--cache-dir", cache.toString());
+        assertThat(noDiagnostic("too-deep").test(json(first))).as(first.toString()).isTrue();
+
+        Sources.write(project, "racelint.yml", "limits:\n  nesting-depth: 19\n");
+        Cli.Run second = Cli.run("scan", project.toString(), "--format", "json", "--fail-on", "none",
+                "--cache-dir", cache.toString());
+        assertThat(noDiagnostic("too-deep").test(json(second))).as("the cached tree passed 1,000, not 19: " + second)
+                .isFalse();
+    }
+
     // ---- running ----------------------------------------------------------------------------
 
     private boolean scanAt(Limit limit, Edge edge, int n, String yml) throws IOException {
