@@ -22,6 +22,7 @@ import java.util.Set;
  * @param fileTimeLimit how long one file may take to parse, and again how long all of its analysis
  *                      after parsing may take together, before the rest of it is given up with a
  *                      {@code too-slow} diagnostic (see {@code FileBudget})
+ * @param limits        the numeric bounds of the analysis (call depths, path lengths, pass counts)
  */
 public record AnalysisOptions(
         List<Path> paths,
@@ -33,7 +34,8 @@ public record AnalysisOptions(
         long maxFileBytes,
         Path sourceRoot,
         Path cacheDirectory,
-        Duration fileTimeLimit) {
+        Duration fileTimeLimit,
+        AnalysisLimits limits) {
 
     public static final long DEFAULT_MAX_FILE_BYTES = 10L * 1024 * 1024;
     /** The default {@link #fileTimeLimit()}: far above what a real file needs, low enough that no file stalls a scan. */
@@ -48,6 +50,15 @@ public record AnalysisOptions(
         if (fileTimeLimit == null || fileTimeLimit.isNegative() || fileTimeLimit.isZero()) {
             throw new IllegalArgumentException("the per-file time limit must be positive: " + fileTimeLimit);
         }
+        limits = limits == null ? AnalysisLimits.DEFAULT : limits;
+    }
+
+    /** With the default limits. */
+    public AnalysisOptions(List<Path> paths, boolean includeTests, List<String> excludes, List<Path> classpath,
+            int threads, Set<String> ruleIds, long maxFileBytes, Path sourceRoot, Path cacheDirectory,
+            Duration fileTimeLimit) {
+        this(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes, sourceRoot, cacheDirectory,
+                fileTimeLimit, AnalysisLimits.DEFAULT);
     }
 
     /** With the default per-file time limit. */
@@ -71,13 +82,19 @@ public record AnalysisOptions(
     /** The same options with results cached in {@code directory} (null: no cache). */
     public AnalysisOptions withCacheDirectory(Path directory) {
         return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
-                sourceRoot, directory, fileTimeLimit);
+                sourceRoot, directory, fileTimeLimit, limits);
     }
 
     /** The same options with another per-file time limit. */
     public AnalysisOptions withFileTimeLimit(Duration limit) {
         return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
-                sourceRoot, cacheDirectory, limit);
+                sourceRoot, cacheDirectory, limit, limits);
+    }
+
+    /** The same options with other numeric bounds. */
+    public AnalysisOptions withLimits(AnalysisLimits newLimits) {
+        return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
+                sourceRoot, cacheDirectory, fileTimeLimit, newLimits);
     }
 
     /** The directory report URIs are relative to: {@link #sourceRoot()}, else found from the first path. */

@@ -127,9 +127,14 @@ public final class Analyzer {
         int discoveryDiagnostics = diagnostics.size();
 
         int total = sources.files().size();
-        JavaSourceParser parser = new JavaSourceParser(options.threads(), options.fileTimeLimit());
-        // the trees of files unchanged since the last scan are read from the cache, the others parsed
-        Optional<TreePack> trees = cacheKey == null ? Optional.empty() : TreePack.open(cacheKey.cache(), root, cacheKey.inputs());
+        AnalysisLimits limits = options.limits();
+        JavaSourceParser parser = new JavaSourceParser(options.threads(), options.fileTimeLimit(),
+                limits.get(AnalysisLimits.Limit.NESTING_DEPTH));
+        // The trees of files unchanged since the last scan are read from the cache, the others parsed.
+        // A cached tree passed the default nesting limit, not necessarily a lower one: then every file is parsed.
+        boolean treesReusable = limits.get(AnalysisLimits.Limit.NESTING_DEPTH) == AnalysisLimits.Limit.NESTING_DEPTH.defaultValue();
+        Optional<TreePack> trees = cacheKey == null || !treesReusable ? Optional.empty()
+                : TreePack.open(cacheKey.cache(), root, cacheKey.inputs());
         JavaSourceParser.Result parsed;
         try {
             parsed = parser.parseAll(sources.files(), trees.isPresent() ? trees.get() : TreeStore.NONE,
@@ -188,11 +193,12 @@ public final class Analyzer {
         CallGraph graph = new CallGraphBuilder(index, resolver).build(options.threads(), budget);
         long t4 = lap(timings, "callgraph", t3);
 
-        TransactionModel transactions = new TransactionModel(index, graph);
-        MyBatisXml mappers = MyBatisXml.read(mapperFiles, diagnostics);
-        SqlFactsSource sql = new SqlFactsSource(index);
+        AnalysisLimits limits = options.limits();
+        TransactionModel transactions = new TransactionModel(index, graph, limits);
+        MyBatisXml mappers = MyBatisXml.read(mapperFiles, diagnostics, limits);
+        SqlFactsSource sql = new SqlFactsSource(index, limits);
         DbOpClassifier classifier = new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers);
-        PersistenceModel persistence = new PersistenceModel(index, resolver, classifier);
+        PersistenceModel persistence = new PersistenceModel(index, resolver, classifier, limits);
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
@@ -208,7 +214,7 @@ public final class Analyzer {
         long t6 = lap(timings, "db operations", t5);
         forEachMethod(methods, options.threads(), m -> budget.run(fileOf(m), PHASE_LOCK_SCOPES, () -> locks.scopesIn(m)));
         long t7 = lap(timings, "lock scopes", t6);
-        LockOrderGraph lockOrder = LockOrderGraph.build(graph, locks);
+        LockOrderGraph lockOrder = LockOrderGraph.build(graph, locks, limits);
         long t8 = lap(timings, "lock-order graph", t7);
         // Rules run per method on all threads; every model they read is memoised in concurrent maps, and
         // the findings are sorted afterwards, so the result does not depend on the interleaving. What a

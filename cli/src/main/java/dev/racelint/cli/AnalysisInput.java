@@ -133,6 +133,9 @@ final class AnalysisInput {
         AnalysisOptions options = new AnalysisOptions(checkedPaths(), includeTests, allExcludes, checkedClasspath(),
                 checkedThreads(), rules, checkedMaxFileSize(), checkedSourceRoot())
                 .withFileTimeLimit(checkedFileTimeLimit());
+        if (config != null) {
+            options = options.withLimits(config.limits(options.limits()));
+        }
         if (noCache) {
             return options;
         }

@@ -55,6 +55,12 @@ final class InitCommand implements Callable<Integer> {
               # "com.acme.locks.ClusterLock#acquire": lock
               # "com.acme.locks.ClusterLock#release": unlock
               # "com.acme.idempotency.KeyStore#claim": idempotency-store
+
+            # How far the analysis looks (call depths, path lengths, pass counts); each name, its default
+            # and what happens at the bound: docs/configuration.md#limits
+            limits:
+              # reach-depth: 8
+              # witness-calls: 4
             """;
 
     @Spec

@@ -34,9 +34,6 @@ import java.util.List;
                 + "revalidating, and add 10-20% random jitter to TTLs written in batches.")
 public final class CacheStampedeRule implements Rule {
 
-    /** Loaders are usually thin: look a few calls deep for the expensive part. */
-    private static final int LOADER_DEPTH = 3;
-
     @Override
     public void check(MethodContext context, Reporter reporter) {
         RuleDescriptor rule = descriptor();
@@ -59,8 +56,10 @@ public final class CacheStampedeRule implements Rule {
         CodeLocation effect = null;
         Reached<?> path = null;
         String what = null;
+        // loaders are usually thin: look a few calls deep (cache-loader-calls) for the expensive part
+        int loaderCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.CACHE_LOADER_CALLS);
         for (Reached<DbOp> op : context.reachability().databaseOperations(context.method(), false)) {
-            if (op.path().size() <= LOADER_DEPTH && op.item().kind() == DbOp.Kind.READ) {
+            if (op.path().size() <= loaderCalls && op.item().kind() == DbOp.Kind.READ) {
                 effect = op.item().location().withLabel("loads: " + op.item().describe());
                 path = op;
                 what = "reads the database with " + op.item().describe();
@@ -68,7 +67,7 @@ public final class CacheStampedeRule implements Rule {
             }
         }
         if (effect == null) {
-            for (Reached<EffectSite> site : context.reachability().effects(context.method(), false, LOADER_DEPTH)) {
+            for (Reached<EffectSite> site : context.reachability().effects(context.method(), false, loaderCalls)) {
                 if (HandlerRules.irreversible(site.item())) {
                     effect = site.item().location();
                     path = site;

@@ -37,19 +37,16 @@ import java.util.Set;
                 + "publishes it after commit (at least once) and consumers deduplicate.")
 public final class DualWriteRule implements Rule {
 
-    /**
-     * How many calls below the writing method a publish may sit. Publishes further down (a rate-limit
-     * notification deep inside shared infrastructure) are rarely the event about this write.
-     */
-    private static final int PUBLISH_DEPTH = 2;
-
     @Override
     public void check(MethodContext context, Reporter reporter) {
+        // How many calls from the writing method a publish may sit (publish-calls). Publishes further down
+        // (a rate-limit notification deep inside shared infrastructure) are rarely the event about this write.
+        int publishCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.PUBLISH_CALLS);
         List<DbOp> ops = context.databaseOperations();
         if (ops.stream().anyMatch(op -> op.isWrite() && HandlerRules.OUTBOX_TABLE.matcher(op.table()).matches())) {
             return; // an outbox (or its relay)
         }
-        if (!context.reachability().mayReach(context.method(), "publish", DualWriteRule::isPublish, PUBLISH_DEPTH + 1)) {
+        if (!context.reachability().mayReach(context.method(), "publish", DualWriteRule::isPublish, publishCalls)) {
             return; // no publish within reach: nothing below can report
         }
         var facts = context.transactions().graph().facts(context.method());
@@ -66,7 +63,7 @@ public final class DualWriteRule implements Rule {
             if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
                 continue;
             }
-            for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true, PUBLISH_DEPTH)) {
+            for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true, publishCalls - 1)) {
                 if (!isPublish(site.item()) || reported.contains(site.item().effect().apiKey())) {
                     continue;
                 }

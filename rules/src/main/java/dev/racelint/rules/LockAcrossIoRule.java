@@ -35,18 +35,15 @@ import java.util.List;
                 + "conditionally (a version compare) and retry on conflict.")
 public final class LockAcrossIoRule implements Rule {
 
-    /**
-     * How deep below the locked code the I/O may sit. Deeper paths run through shared infrastructure
-     * chosen by configuration, where the call graph over-approximates which implementation runs.
-     */
-    private static final int MAX_CALLS = 3;
-
     @Override
     public void check(MethodContext context, Reporter reporter) {
         RuleDescriptor rule = descriptor();
+        // How deep below the locked code the I/O may sit (lock-io-calls). Deeper paths run through shared
+        // infrastructure chosen by configuration, where the call graph over-approximates which implementation runs.
+        int maxCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.LOCK_IO_CALLS);
         for (LockScope scope : context.lockScopes()) {
             List<ReachedEffect> io = context.ioWhileHeld(scope).stream()
-                    .filter(r -> r.calls().size() <= MAX_CALLS).toList();
+                    .filter(r -> r.calls().size() <= maxCalls).toList();
             if (io.isEmpty()) {
                 continue;
             }

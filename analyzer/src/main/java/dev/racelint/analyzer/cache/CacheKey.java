@@ -68,6 +68,7 @@ public final class CacheKey {
         }
         new TreeSet<>(ruleIds).forEach(id -> line(text, "rule", id));
         line(text, "maxFileBytes", String.valueOf(options.maxFileBytes()));
+        line(text, "limits", options.limits().describe());
         line(text, "catalogue", catalogueFingerprint);
         return Optional.of(Fingerprints.sha256(text.toString()));
     }

@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.callgraph;
 
+import dev.racelint.analyzer.AnalysisLimits;
 import dev.racelint.analyzer.index.MethodInfo;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -16,7 +17,8 @@ import java.util.function.ToIntFunction;
  * Per-method facts closed over the call graph: what each method reaches itself or through the
  * calls it makes, one witness per key, the one with the fewest calls. A work list pushes each
  * change to the callers, so the cost follows the call edges, not pairs of methods. Witnesses are
- * at most {@link #MAX_WITNESS_CALLS} calls long.
+ * at most {@code maxCalls} calls long: by default {@link #MAX_WITNESS_CALLS}, so that with the scope's
+ * own call into the method a path is at most {@code witness-calls} long.
  */
 public final class CallerClosure {
 
@@ -25,7 +27,7 @@ public final class CallerClosure {
      * mostly a path no request takes (a transaction that "reaches" an HTTP call through twenty framework
      * hops); the bound also keeps the summaries small on large code bases.
      */
-    public static final int MAX_WITNESS_CALLS = 4;
+    public static final int MAX_WITNESS_CALLS = AnalysisLimits.Limit.WITNESS_CALLS.defaultValue() - 1;
 
     private CallerClosure() {}
 
@@ -34,10 +36,11 @@ public final class CallerClosure {
      * @param propagates which calls carry a callee's facts to its caller
      * @param depth      how many calls a witness goes through
      * @param extend     the caller's witness: the callee's witness reached through the call
+     * @param maxCalls   the most calls a witness goes through
      * @return summaries indexed by {@link MethodInfo#id()}
      */
     public static <K, V> List<Map<K, V>> close(CallGraph graph, Function<MethodInfo, Map<K, V>> own,
-            Predicate<CallEdge> propagates, ToIntFunction<V> depth, BiFunction<V, CallEdge, V> extend) {
+            Predicate<CallEdge> propagates, ToIntFunction<V> depth, BiFunction<V, CallEdge, V> extend, int maxCalls) {
         List<MethodInfo> methods = graph.index().methods();
         List<Map<K, V>> summaries = new ArrayList<>(methods.size());
         Deque<MethodInfo> work = new ArrayDeque<>();
@@ -61,7 +64,7 @@ public final class CallerClosure {
                 Map<K, V> callerSummary = summaries.get(edge.caller().id());
                 boolean changed = false;
                 for (Map.Entry<K, V> e : new ArrayList<>(calleeSummary.entrySet())) {
-                    if (depth.applyAsInt(e.getValue()) + 1 > MAX_WITNESS_CALLS) {
+                    if (depth.applyAsInt(e.getValue()) + 1 > maxCalls) {
                         continue;
                     }
                     V existing = callerSummary.get(e.getKey());

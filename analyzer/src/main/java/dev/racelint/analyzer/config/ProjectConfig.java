@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.racelint.analyzer.AnalysisLimits;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Level;
 import java.io.IOException;
@@ -45,6 +46,8 @@ import java.util.TreeSet;
  * apis:
  *   "com.acme.payments.PaymentsClient#*": http
  *   "com.acme.locks.ClusterLock#acquire": lock
+ * limits:
+ *   reach-depth: 10              # see AnalysisLimits
  * </pre>
  *
  * The file is read as a YAML token stream (no object is ever constructed from it), and every
@@ -123,6 +126,9 @@ public final class ProjectConfig {
     /** An {@code exclude} glob and the line it is on. */
     public record Exclude(String glob, int line) {}
 
+    /** A {@code limits:} setting and the line it is on. */
+    public record LimitSetting(AnalysisLimits.Limit limit, int value, int line) {}
+
     /** A problem in the file, with where it is. */
     public static final class ConfigException extends IOException {
         private final Path file;
@@ -152,9 +158,10 @@ public final class ProjectConfig {
     private final List<Api> apis;
     /** {@code coverage: inert:} type patterns the coverage summary takes as inert (no blind spots). */
     private final List<String> inertTypes;
+    private final List<LimitSetting> limitSettings;
 
     private ProjectConfig(Path file, Path shown, Map<String, String> ruleSettings, Map<String, Integer> ruleLines,
-            List<Exclude> excludes, List<Api> apis, List<String> inertTypes) {
+            List<Exclude> excludes, List<Api> apis, List<String> inertTypes, List<LimitSetting> limitSettings) {
         this.file = file;
         this.shown = shown;
         this.ruleSettings = Collections.unmodifiableMap(ruleSettings);
@@ -162,6 +169,7 @@ public final class ProjectConfig {
         this.excludes = List.copyOf(excludes);
         this.apis = List.copyOf(apis);
         this.inertTypes = List.copyOf(inertTypes);
+        this.limitSettings = List.copyOf(limitSettings);
     }
 
     /**
@@ -208,6 +216,20 @@ public final class ProjectConfig {
     /** The types ({@code coverage: inert:}, qualified names or globs) the coverage summary never counts as blind spots. */
     public List<String> inertTypes() {
         return inertTypes;
+    }
+
+    /** The {@code limits:} the file sets, in file order. */
+    public List<LimitSetting> limitSettings() {
+        return limitSettings;
+    }
+
+    /** {@code base} with the limits this file sets. */
+    public AnalysisLimits limits(AnalysisLimits base) {
+        AnalysisLimits out = base;
+        for (LimitSetting s : limitSettings) {
+            out = out.with(s.limit(), s.value());
+        }
+        return out;
     }
 
     /** The line each of {@link #excludes()} is written on (0 when not known). */
@@ -323,7 +345,9 @@ public final class ProjectConfig {
         }
         return "config " + shown + " (" + ruleSettings.size() + " rule setting" + (ruleSettings.size() == 1 ? "" : "s")
                 + ", " + excludes.size() + " exclude" + (excludes.size() == 1 ? "" : "s") + ", " + apis.size() + " declared API"
-                + (apis.size() == 1 ? "" : "s") + ")";
+                + (apis.size() == 1 ? "" : "s")
+                + (limitSettings.isEmpty() ? "" : ", " + limitSettings.size() + " limit" + (limitSettings.size() == 1 ? "" : "s"))
+                + ")";
     }
 
     // ---- reading -------------------------------------------------------------------------------
@@ -368,12 +392,13 @@ public final class ProjectConfig {
             List<Exclude> excludes = new ArrayList<>();
             List<Api> apis = new ArrayList<>();
             List<String> inert = new ArrayList<>();
+            List<LimitSetting> limits = new ArrayList<>();
             JsonToken first = p.nextToken();
             if (first == null) {
-                return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert); // an empty file: all defaults
+                return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert, limits); // an empty file: all defaults
             }
             if (first != JsonToken.START_OBJECT) {
-                throw error(p, shown, "expected a mapping of settings (rules, exclude, apis) at the top level");
+                throw error(p, shown, "expected a mapping of settings (rules, exclude, apis, limits) at the top level");
             }
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String key = p.currentName();
@@ -384,16 +409,17 @@ public final class ProjectConfig {
                     case "exclude", "excludes" -> readExcludes(p, shown, value, key, excludes);
                     case "apis" -> readApis(p, shown, value, apis);
                     case "coverage" -> readCoverage(p, shown, value, inert);
+                    case "limits" -> readLimits(p, shown, value, limits);
                     case "version" -> {
                         if (value != JsonToken.VALUE_NUMBER_INT || p.getIntValue() != 1) {
                             throw error(p, shown, "version must be 1");
                         }
                     }
                     default -> throw new ConfigException(shown, keyLine, "unknown key '" + quote(key)
-                            + "' (expected: version, rules, exclude, apis, coverage)");
+                            + "' (expected: version, rules, exclude, apis, coverage, limits)");
                 }
             }
-            return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert);
+            return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert, limits);
         } catch (StreamConstraintsException e) {
             JsonLocation at = e.getLocation();
             throw new ConfigException(shown, at == null ? 0 : at.getLineNr(), "YAML nested more than "
@@ -635,6 +661,44 @@ public final class ProjectConfig {
                 inert.add(type);
             }
         }
+    }
+
+    private static void readLimits(JsonParser p, Path file, JsonToken value, List<LimitSetting> out) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return;
+        }
+        if (value != JsonToken.START_OBJECT) {
+            throw error(p, file, "'limits' must be a mapping of limit name to a whole number (" + limitNames() + ")");
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            int at = line(p);
+            AnalysisLimits.Limit limit = AnalysisLimits.Limit.byKey(name).orElseThrow(() -> new ConfigException(file, at,
+                    "unknown limit '" + quote(name) + "' (expected one of " + limitNames() + ")"));
+            if (out.stream().anyMatch(s -> s.limit() == limit)) {
+                throw new ConfigException(file, at, "limit '" + limit.key() + "' is set twice");
+            }
+            JsonToken v = p.nextToken();
+            String range = " between " + limit.min() + " and " + limit.max() + " (default " + limit.defaultValue() + ")";
+            if (v != JsonToken.VALUE_NUMBER_INT) {
+                throw error(p, file, "limit '" + limit.key() + "' must be a whole number" + range + ", not '"
+                        + quote(safeText(p)) + "'");
+            }
+            java.math.BigInteger n = p.getBigIntegerValue();
+            if (n.compareTo(java.math.BigInteger.valueOf(limit.min())) < 0
+                    || n.compareTo(java.math.BigInteger.valueOf(limit.max())) > 0) {
+                throw error(p, file, "limit '" + limit.key() + "' must be" + range + ", not " + quote(n.toString()));
+            }
+            out.add(new LimitSetting(limit, n.intValueExact(), at));
+        }
+    }
+
+    private static String limitNames() {
+        List<String> names = new ArrayList<>();
+        for (AnalysisLimits.Limit l : AnalysisLimits.Limit.values()) {
+            names.add(l.key());
+        }
+        return String.join(", ", names);
     }
 
     private static String safeText(JsonParser p) {

@@ -29,7 +29,9 @@ public final class EffectSummaries {
         this.summaries = summaries;
     }
 
-    public static EffectSummaries compute(CallGraph graph, Predicate<EffectSite> effects, Predicate<CallEdge> propagates) {
+    /** With witnesses of at most {@code maxCalls} calls. */
+    public static EffectSummaries compute(CallGraph graph, Predicate<EffectSite> effects, Predicate<CallEdge> propagates,
+            int maxCalls) {
         List<Map<String, Witness>> summaries = CallerClosure.close(graph, m -> {
             Map<String, Witness> own = new LinkedHashMap<>();
             for (EffectSite site : graph.facts(m).effects()) {
@@ -38,7 +40,7 @@ public final class EffectSummaries {
                 }
             }
             return own;
-        }, propagates, Witness::depth, (w, edge) -> new Witness(w.site(), edge, w.depth() + 1));
+        }, propagates, Witness::depth, (w, edge) -> new Witness(w.site(), edge, w.depth() + 1), maxCalls);
         return new EffectSummaries(graph, summaries);
     }
 

@@ -74,7 +74,8 @@ public final class JobFacts {
      * what it writes exists on this instance only and every instance must write its own.
      */
     public boolean flushesLocalState(MethodInfo job) {
-        List<Reachability.Reached<MethodInfo>> near = reachability.methods(job, false, 1);
+        int calls = reachability.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.JOB_STATE_CALLS);
+        List<Reachability.Reached<MethodInfo>> near = reachability.methods(job, false, calls);
         boolean drains = false;
         for (Reachability.Reached<MethodInfo> m : near) {
             Node body = m.item().body();
@@ -88,7 +89,7 @@ public final class JobFacts {
             return false;
         }
         for (Reachability.Reached<DbOp> op : reachability.databaseOperations(job, false)) {
-            if (op.path().size() <= 1 && op.item().kind() == DbOp.Kind.READ) {
+            if (op.path().size() <= calls && op.item().kind() == DbOp.Kind.READ) {
                 return false;
             }
         }

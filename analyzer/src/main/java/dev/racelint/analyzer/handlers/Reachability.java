@@ -26,18 +26,23 @@ public final class Reachability {
     /** Something reached, and the calls from the start method down to the method that does it. */
     public record Reached<T>(T item, MethodInfo in, List<CallEdge> path) {}
 
-    /** How far handlers are followed; deeper paths are rare and hard to read. */
-    private static final int MAX_DEPTH = 8;
-
     private final CallGraph graph;
     private final PersistenceModel persistence;
     private final TransactionModel transactions;
     private final Map<String, BitSet> reaching = new ConcurrentHashMap<>();
+    /** How far handlers are followed ({@code reach-depth}); deeper paths are rare and hard to read. */
+    private final int maxDepth;
 
     public Reachability(CallGraph graph, PersistenceModel persistence, TransactionModel transactions) {
         this.graph = graph;
         this.persistence = persistence;
         this.transactions = transactions;
+        this.maxDepth = transactions.limits().reachDepth();
+    }
+
+    /** The analysis's numeric bounds. */
+    public dev.racelint.analyzer.AnalysisLimits limits() {
+        return transactions.limits();
     }
 
     /**
@@ -76,7 +81,7 @@ public final class Reachability {
 
     /** Methods reachable from {@code start} (itself first), each with its shortest path. */
     public List<Reached<MethodInfo>> methods(MethodInfo start, boolean stopAfterCommit) {
-        return methods(start, stopAfterCommit, MAX_DEPTH);
+        return methods(start, stopAfterCommit, maxDepth);
     }
 
     /** As {@link #methods(MethodInfo, boolean)}, following at most {@code maxDepth} calls. */
@@ -121,7 +126,7 @@ public final class Reachability {
 
     /** Catalogued effects reachable from {@code start} (its own first). */
     public List<Reached<EffectSite>> effects(MethodInfo start, boolean stopAfterCommit) {
-        return effects(start, stopAfterCommit, MAX_DEPTH);
+        return effects(start, stopAfterCommit, maxDepth);
     }
 
     /** Catalogued effects reachable from {@code start} within {@code maxDepth} calls. */

@@ -383,7 +383,7 @@ public final class LockModel {
                 if (summaries == null) {
                     summaries = EffectSummaries.compute(graph,
                             site -> site.effect().kind() == EffectKind.NETWORK || site.effect().kind() == EffectKind.SLEEP,
-                            edge -> true);
+                            edge -> true, transactions.limits().summaryCalls());
                 }
                 s = summaries;
             }

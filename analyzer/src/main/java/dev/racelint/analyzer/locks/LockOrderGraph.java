@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.locks;
 
+import dev.racelint.analyzer.AnalysisLimits;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.CallerClosure;
@@ -29,9 +30,6 @@ import java.util.TreeMap;
  * the (small) lock graph.
  */
 public final class LockOrderGraph {
-
-    /** Bound on cycles reported per strongly connected component: one per edge at most. */
-    private static final int MAX_CYCLES_PER_COMPONENT = 32;
 
     /** How a method reaches an acquisition: directly ({@code via == null}) or below a call. */
     private record Reach(LockScope acquisition, CallEdge via, int depth) {}
@@ -71,9 +69,14 @@ public final class LockOrderGraph {
     }
 
     public static LockOrderGraph build(CallGraph graph, LockModel locks) {
+        return build(graph, locks, AnalysisLimits.DEFAULT);
+    }
+
+    /** With the given bounds: witness-calls for the summaries, lock-cycles-per-component for the cycles. */
+    public static LockOrderGraph build(CallGraph graph, LockModel locks, AnalysisLimits limits) {
         long start = System.nanoTime();
         List<MethodInfo> methods = graph.index().methods();
-        List<Map<LockName, Reach>> summaries = summarise(graph, locks);
+        List<Map<LockName, Reach>> summaries = summarise(graph, locks, limits.summaryCalls());
         List<Set<LockName>> heldOnEntry = heldOnEntry(graph, locks, methods);
         Map<LockName, Map<LockName, Edge>> edges = new TreeMap<>();
         for (MethodInfo method : methods) {
@@ -103,12 +106,12 @@ public final class LockOrderGraph {
                 }
             }
         }
-        List<Cycle> cycles = cycles(edges).stream().filter(c -> !gated(c, heldOnEntry)).toList();
+        List<Cycle> cycles = cycles(edges, limits.get(AnalysisLimits.Limit.LOCK_CYCLES_PER_COMPONENT)).stream().filter(c -> !gated(c, heldOnEntry)).toList();
         return new LockOrderGraph(edges, cycles, System.nanoTime() - start);
     }
 
     /** Per method: each lock it may wait for, directly or through calls, with the shortest witness. */
-    private static List<Map<LockName, Reach>> summarise(CallGraph graph, LockModel locks) {
+    private static List<Map<LockName, Reach>> summarise(CallGraph graph, LockModel locks, int maxCalls) {
         return CallerClosure.close(graph, m -> {
             Map<LockName, Reach> own = new LinkedHashMap<>();
             for (LockScope scope : locks.scopesIn(m)) {
@@ -117,7 +120,7 @@ public final class LockOrderGraph {
                 }
             }
             return own;
-        }, edge -> true, Reach::depth, (r, edge) -> new Reach(r.acquisition(), edge, r.depth() + 1));
+        }, edge -> true, Reach::depth, (r, edge) -> new Reach(r.acquisition(), edge, r.depth() + 1), maxCalls);
     }
 
     /**
@@ -249,7 +252,7 @@ public final class LockOrderGraph {
      * Elementary cycles, each once: within every strongly connected component, for each edge u -> v
      * the shortest way back v ..-> u; the cycle is kept in its rotation that starts at its smallest lock.
      */
-    private static List<Cycle> cycles(Map<LockName, Map<LockName, Edge>> edges) {
+    private static List<Cycle> cycles(Map<LockName, Map<LockName, Edge>> edges, int maxPerComponent) {
         List<Cycle> out = new ArrayList<>();
         for (Set<LockName> component : components(edges)) {
             if (component.size() < 2) {
@@ -258,7 +261,7 @@ public final class LockOrderGraph {
             Map<List<LockName>, Cycle> found = new TreeMap<>(LockOrderGraph::compareSequences);
             for (LockName u : component) {
                 for (Edge first : edges.getOrDefault(u, Map.of()).values()) {
-                    if (!component.contains(first.acquired()) || found.size() >= MAX_CYCLES_PER_COMPONENT) {
+                    if (!component.contains(first.acquired()) || found.size() >= maxPerComponent) {
                         continue;
                     }
                     List<Edge> back = shortestPath(edges, component, first.acquired(), u);

@@ -50,14 +50,22 @@ public final class JavaSourceParser {
 
     private final int threads;
     private final long limitNanos;
+    /** The deepest bracket nesting parsed ({@code nesting-depth}). */
+    private final int maxNesting;
 
     public JavaSourceParser(int threads) {
         this(threads, DEFAULT_FILE_TIME_LIMIT);
     }
 
     public JavaSourceParser(int threads, Duration fileTimeLimit) {
+        this(threads, fileTimeLimit, NestingDepth.MAX_NESTING);
+    }
+
+    /** As {@link #JavaSourceParser(int, Duration)}, refusing files whose brackets nest deeper than {@code maxNesting}. */
+    public JavaSourceParser(int threads, Duration fileTimeLimit, int maxNesting) {
         this.threads = Math.max(1, threads);
         this.limitNanos = fileTimeLimit.toNanos();
+        this.maxNesting = maxNesting;
     }
 
     public record Result(List<ParsedFile> files, List<Diagnostic> diagnostics) {}
@@ -106,7 +114,7 @@ public final class JavaSourceParser {
                     try {
                         result = store.load(sources.get(index));
                         if (result == null) {
-                            result = parseOne(parsers.get(), sources.get(index), store, diagnostics);
+                            result = parseOne(parsers.get(), sources.get(index), store, diagnostics, maxNesting);
                         }
                     } catch (OutOfMemoryError e) {
                         // handed to the caller's thread: the scan stops with a clear message, not a stack trace per worker
@@ -184,7 +192,8 @@ public final class JavaSourceParser {
                 .setAttributeComments(false);
     }
 
-    private static ParsedFile parseOne(JavaParser parser, SourceFile source, TreeStore store, List<Diagnostic> diagnostics) {
+    private static ParsedFile parseOne(JavaParser parser, SourceFile source, TreeStore store, List<Diagnostic> diagnostics,
+            int maxNesting) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(source.path());
@@ -198,10 +207,10 @@ public final class JavaSourceParser {
             diagnostics.add(new Diagnostic(source.path(), 0, 0, Level.NOTE, "encoding",
                     "not valid UTF-8; read as ISO-8859-1"));
         }
-        int tooDeepAt = NestingDepth.lineBeyond(text.text(), NestingDepth.MAX_NESTING);
+        int tooDeepAt = NestingDepth.lineBeyond(text.text(), maxNesting);
         if (tooDeepAt > 0) {
             diagnostics.add(new Diagnostic(source.path(), tooDeepAt, 0, Level.WARNING, "too-deep",
-                    "skipped: brackets nested more than " + NestingDepth.MAX_NESTING + " deep, more than racelint parses"));
+                    "skipped: brackets nested more than " + maxNesting + " deep, more than racelint parses"));
             return null;
         }
         try {

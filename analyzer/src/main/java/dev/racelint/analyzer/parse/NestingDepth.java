@@ -12,7 +12,7 @@ final class NestingDepth {
      * The deepest nesting of {@code ( [ \{} a file may have. Real code stays in the tens; the parser's
      * 16 MB stack holds about ten times this.
      */
-    static final int MAX_NESTING = 1_000;
+    static final int MAX_NESTING = dev.racelint.analyzer.AnalysisLimits.Limit.NESTING_DEPTH.defaultValue();
 
     private NestingDepth() {}
 

@@ -42,14 +42,16 @@ public final class MethodFlow {
     /** Operations reaching each local variable, keyed by its declaration (so shadowed names stay apart). */
     private final Map<Node, Set<DbOp>> locals = new IdentityHashMap<>();
 
-    MethodFlow(Node body, List<DbOp> ops) {
+    /** @param passes how often the locals are gone over ({@code flow-passes}) */
+    MethodFlow(Node body, List<DbOp> ops, int passes) {
         this.ops = ops;
         for (DbOp op : ops) {
             opByValue.put(op.end(), op);
             opByValue.put(op.call(), op);
         }
-        // Two passes settle chains of locals declared in order (a = read(); b = a + 1; c = b * 2).
-        for (int pass = 0; pass < 3; pass++) {
+        // One pass settles a chain of locals assigned in source order (a = read(); b = a + 1; c = b * 2);
+        // each further pass one more link of a chain assigned in the reverse order (in a loop).
+        for (int pass = 0; pass < passes; pass++) {
             for (VariableDeclarator v : body.findAll(VariableDeclarator.class)) {
                 v.getInitializer().ifPresent(init -> addLocal(v, reaching(init)));
             }

@@ -42,12 +42,19 @@ public final class MyBatisXml {
 
     /** Reads the mapper files among {@code files} (XML files holding a {@code <mapper namespace=...>}). */
     public static MyBatisXml read(List<Path> files, List<Diagnostic> diagnostics) {
+        return read(files, diagnostics, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
+    }
+
+    /** As {@link #read(List, List)}, within {@code mapper-file-bytes} per file and {@code mybatis-include-depth}. */
+    public static MyBatisXml read(List<Path> files, List<Diagnostic> diagnostics, dev.racelint.analyzer.AnalysisLimits limits) {
+        int maxBytes = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.MAPPER_FILE_BYTES);
+        int maxIncludeDepth = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.MYBATIS_INCLUDE_DEPTH);
         MyBatisXml xml = new MyBatisXml();
         for (Path file : files) {
             try {
-                if (Files.size(file) > MAX_MAPPER_BYTES) {
-                    diagnostics.add(new Diagnostic(file, 0, 0, Level.WARNING, "file-too-large",
-                            "MyBatis mapper not read: over the " + MAX_MAPPER_BYTES + "-byte limit for mapper XML"));
+                if (Files.size(file) > maxBytes) {
+                    diagnostics.add(new Diagnostic(file, 0, 0, Level.WARNING, "file-too-large", "MyBatis mapper not read: "
+                            + "larger than " + maxBytes + " bytes (limits: mapper-file-bytes)"));
                     continue;
                 }
                 // Decoded leniently: a mapper saved in another encoding (GBK comments) still gives its SQL.
@@ -72,7 +79,7 @@ public final class MyBatisXml {
                     if (id.find()) {
                         // Flattened here, with <include refid> fragments filled in from this mapper.
                         xml.statements.put(namespace + "#" + id.group(1),
-                                dev.racelint.analyzer.sql.SqlModel.stripMyBatisTags(m.group(3), fragments));
+                                dev.racelint.analyzer.sql.SqlModel.stripMyBatisTags(m.group(3), fragments, maxIncludeDepth));
                     }
                 }
             } catch (IOException | RuntimeException e) {

@@ -31,15 +31,30 @@ public final class PersistenceModel {
     private final CallResolver resolver;
     private final DbOpClassifier classifier;
     private final MethodMemo<List<DbOp>> direct;
-    private final MethodMemo<List<DbOp>> withHelpers;
+    /** By level k - 1: a method's operations with helpers followed at most k calls deep. */
+    private final List<MethodMemo<List<DbOp>>> withHelpers = new ArrayList<>();
     private final MethodMemo<Optional<MethodFlow>> flows;
+    /** How many calls deep a project helper's single operation counts as its caller's ({@code helper-calls}). */
+    private final int helperCalls;
+
+    /** Passes over a method's locals when tracking database results ({@code flow-passes}). */
+    private final int flowPasses;
 
     public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier) {
+        this(index, resolver, classifier, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
+    }
+
+    public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier,
+            dev.racelint.analyzer.AnalysisLimits limits) {
+        this.flowPasses = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.FLOW_PASSES);
+        this.helperCalls = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.HELPER_CALLS);
+        for (int level = 1; level <= helperCalls; level++) {
+            withHelpers.add(new MethodMemo<>(index));
+        }
         this.index = index;
         this.resolver = resolver;
         this.classifier = classifier;
         this.direct = new MethodMemo<>(index);
-        this.withHelpers = new MethodMemo<>(index);
         this.flows = new MethodMemo<>(index);
     }
 
@@ -58,9 +73,17 @@ public final class PersistenceModel {
         });
     }
 
-    /** Operations of the method, including those one call away in a project helper. */
+    /** Operations of the method, including those in a project helper (one call away by default, {@code helper-calls}). */
     public List<DbOp> ops(MethodInfo method) {
-        return withHelpers.get(method, m -> {
+        return opsWithin(method, helperCalls);
+    }
+
+    /** The method's operations with helpers followed at most {@code levels} calls deep. */
+    private List<DbOp> opsWithin(MethodInfo method, int levels) {
+        if (levels == 0) {
+            return directOps(method);
+        }
+        return withHelpers.get(levels - 1).get(method, m -> {
             List<DbOp> out = new ArrayList<>();
             for (MethodCallExpr call : index.ownCalls(m)) {
                 Optional<DbOp> own = classifier.classify(call);
@@ -68,7 +91,7 @@ public final class PersistenceModel {
                     out.add(own.get());
                     continue;
                 }
-                helperOp(call).ifPresent(out::add);
+                helperOp(call, levels - 1).ifPresent(out::add);
             }
             return withoutNested(out);
         });
@@ -92,14 +115,17 @@ public final class PersistenceModel {
         return List.copyOf(out);
     }
 
-    /** A call to a project method whose body performs exactly one operation: that operation, here. */
-    private Optional<DbOp> helperOp(MethodCallExpr call) {
+    /**
+     * A call to a project method whose body performs exactly one operation (itself, or in helpers at most
+     * {@code levels} calls below it): that operation, here.
+     */
+    private Optional<DbOp> helperOp(MethodCallExpr call, int levels) {
         List<MethodInfo> targets = resolver.resolve(call).targets();
         if (targets.size() != 1) {
             return Optional.empty();
         }
         MethodInfo target = targets.get(0);
-        List<DbOp> inner = directOps(target);
+        List<DbOp> inner = opsWithin(target, levels);
         if (inner.size() != 1) {
             return Optional.empty();
         }
@@ -121,7 +147,7 @@ public final class PersistenceModel {
                 return Optional.empty();
             }
             try {
-                return Optional.of(new MethodFlow(body, ops));
+                return Optional.of(new MethodFlow(body, ops, flowPasses));
             } catch (RuntimeException | StackOverflowError e) {
                 return Optional.empty();
             }

@@ -16,11 +16,17 @@ import java.util.Set;
 /** SQL facts from the SQL model over the text a Java expression holds ({@link SqlStrings}). */
 public final class SqlFactsSource implements SqlFacts.Source {
     private final ProgramIndex index;
-    private final SqlModel model = new SqlModel();
-    private final SqlStrings strings = new SqlStrings();
+    private final SqlModel model;
+    private final SqlStrings strings;
 
     public SqlFactsSource(ProgramIndex index) {
+        this(index, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
+    }
+
+    public SqlFactsSource(ProgramIndex index, dev.racelint.analyzer.AnalysisLimits limits) {
         this.index = index;
+        this.model = new SqlModel(SqlModel.DEFAULT_TIMEOUT_MILLIS, limits);
+        this.strings = new SqlStrings(limits);
     }
 
     @Override

@@ -298,6 +298,25 @@ public final class CheckChanges {
                         + api.getValue().kind().spelling() + ") removed by this change" + tail + "."));
             }
         }
+
+        // a lower limit makes the analysis look less far: findings past it go away without a line of code changing
+        dev.racelint.analyzer.AnalysisLimits limitsBefore = base == null ? dev.racelint.analyzer.AnalysisLimits.DEFAULT
+                : base.limits(dev.racelint.analyzer.AnalysisLimits.DEFAULT);
+        dev.racelint.analyzer.AnalysisLimits limitsAfter = head == null ? dev.racelint.analyzer.AnalysisLimits.DEFAULT
+                : head.limits(dev.racelint.analyzer.AnalysisLimits.DEFAULT);
+        for (dev.racelint.analyzer.AnalysisLimits.Limit limit : dev.racelint.analyzer.AnalysisLimits.Limit.values()) {
+            int was = limitsBefore.get(limit);
+            int now = limitsAfter.get(limit);
+            if (was == now) {
+                continue;
+            }
+            int line = head == null ? 0 : head.limitSettings().stream().filter(s -> s.limit() == limit)
+                    .mapToInt(ProjectConfig.LimitSetting::line).findFirst().orElse(0);
+            notes.add(note(file, line, Diagnostic.CONFIG_CHANGED, "limits: " + limit.key() + " is " + now + " (at " + ref
+                    + ": " + was + (was == limit.defaultValue() ? ", the default" : "") + ")"
+                    + (now < was ? ": the analysis looks less far, so findings past the new bound can go away"
+                            : ": the analysis looks further") + tail + "."));
+        }
         notes.sort(DiagnosticOrder.INSTANCE);
         return notes;
     }

@@ -95,6 +95,11 @@ public final class MethodContext {
         return reachability;
     }
 
+    /** The numeric bounds of this analysis (call depths, path lengths), as racelint.yml may set them. */
+    public dev.racelint.analyzer.AnalysisLimits limits() {
+        return transactions.limits();
+    }
+
     /** The transaction model (scopes and call boundaries of any method). */
     public TransactionModel transactions() {
         return transactions;

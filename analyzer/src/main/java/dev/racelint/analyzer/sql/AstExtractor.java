@@ -109,12 +109,15 @@ final class AstExtractor {
     private final Set<String> aliases = new HashSet<>();
     private final Map<String, WithItem<?>> ctes = new LinkedHashMap<>();
     private final Set<String> expandedCtes = new HashSet<>();
+    /** How deep the walks over JSqlParser's expression trees go ({@code sql-tree-depth}). */
+    private final int maxDepth;
 
-    AstExtractor(StatementBuilder builder, SqlText.Normalized text, SqlTokens tokens) {
+    AstExtractor(StatementBuilder builder, SqlText.Normalized text, SqlTokens tokens, int maxDepth) {
         this.b = builder;
         this.text = text;
         this.tokens = tokens;
         this.jpql = builder.jpql;
+        this.maxDepth = maxDepth;
     }
 
     void extract(Statement st) {
@@ -478,14 +481,14 @@ final class AstExtractor {
      * 5.3's reading of {@code a IN (..) AND b = ?} as {@code a IN ((..) AND b = ?)}
      * (JSqlParser issue #2244).
      */
-    static List<Expression> leaves(Expression e) {
+    List<Expression> leaves(Expression e) {
         List<Expression> out = new ArrayList<>();
         collectLeaves(e, out, 0);
         return out;
     }
 
-    private static void collectLeaves(Expression e, List<Expression> out, int depth) {
-        if (e == null || depth > 200) {
+    private void collectLeaves(Expression e, List<Expression> out, int depth) {
+        if (e == null || depth > maxDepth) {
             return;
         }
         if (e instanceof AndExpression || e instanceof OrExpression || e instanceof XorExpression) {
@@ -709,7 +712,7 @@ final class AstExtractor {
         return ValueKind.EXPRESSION;
     }
 
-    private static boolean isLiteral(Expression v) {
+    private boolean isLiteral(Expression v) {
         return v instanceof StringValue || v instanceof LongValue || v instanceof DoubleValue
                 || v instanceof NullValue || v instanceof BooleanValue || v instanceof DateValue
                 || v instanceof TimeValue || v instanceof TimestampValue || v instanceof DateTimeLiteralExpression
@@ -718,9 +721,9 @@ final class AstExtractor {
     }
 
     /** Casts, a sign and single parentheses removed. */
-    static Expression unwrap(Expression e) {
+    Expression unwrap(Expression e) {
         Expression x = e;
-        for (int i = 0; i < 20 && x != null; i++) {
+        for (int i = 0; i < maxDepth && x != null; i++) {
             if (x instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
                 x = (Expression) list.get(0);
             } else if (x instanceof CastExpression cast && cast.getLeftExpression() != null) {
@@ -733,7 +736,7 @@ final class AstExtractor {
     }
 
     /** {@code lower(?)}, {@code upper(:x)}, {@code trim(?)}: the parameter; else {@code e} itself. */
-    private static Expression unwrapParameterFunction(Expression e) {
+    private Expression unwrapParameterFunction(Expression e) {
         if (e instanceof Function f && f.getName() != null && f.getParameters() != null
                 && f.getParameters().size() == 1 && PARAMETER_FUNCTIONS.contains(f.getName().toLowerCase(Locale.ROOT))) {
             Expression arg = unwrap((Expression) f.getParameters().get(0));
@@ -869,7 +872,7 @@ final class AstExtractor {
 
     private boolean selfRelative(Expression e, String column, Set<String> targetNames, int depth) {
         Expression v = unwrap(e);
-        if (v == null || depth > 50) {
+        if (v == null || depth > maxDepth) {
             return false;
         }
         if (isArithmetic(v)) {
@@ -944,7 +947,7 @@ final class AstExtractor {
 
     private Aggregate aggregateOf(Expression e, int depth) {
         Expression x = unwrap(e);
-        if (x == null || depth > 30) {
+        if (x == null || depth > maxDepth) {
             return Aggregate.NONE;
         }
         if (x instanceof ExistsExpression) {

@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.sql;
 
+import dev.racelint.analyzer.AnalysisLimits;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,21 +18,24 @@ final class MyBatisTags {
     private static final Pattern LEADING_AND_OR = Pattern.compile("(?is)^(AND|OR)(?=[\\s(])\\s*");
     private static final Pattern COMMA_BEFORE_WHERE = Pattern.compile("(?i),(\\s*)(WHERE)\\b");
     private static final Pattern WHERE_AND_OR = Pattern.compile("(?i)\\bWHERE(\\s+)(AND|OR)(?=[\\s(])");
-    private static final int MAX_INCLUDE_DEPTH = 8;
-
     private MyBatisTags() {}
 
     /** Tags removed, their text kept; {@code <include refid>} inlined from {@code fragments} when known. */
     static String strip(String body, Map<String, String> fragments) {
+        return strip(body, fragments, AnalysisLimits.Limit.MYBATIS_INCLUDE_DEPTH.defaultValue());
+    }
+
+    /** As {@link #strip(String, Map)}, inlining {@code <include>}s nested at most {@code maxIncludeDepth} deep. */
+    static String strip(String body, Map<String, String> fragments, int maxIncludeDepth) {
         if (body == null) {
             return "";
         }
-        return strip(body, fragments == null ? Map.of() : fragments, 0);
+        return render(body, fragments == null ? Map.of() : fragments, maxIncludeDepth);
     }
 
-    private static String strip(String body, Map<String, String> fragments, int depth) {
+    private static String render(String body, Map<String, String> fragments, int includesLeft) {
         Element root = new Reader(body).readAll();
-        String flat = render(root, fragments, depth);
+        String flat = render(root, fragments, includesLeft);
         flat = COMMA_BEFORE_WHERE.matcher(flat).replaceAll(" $2");
         flat = WHERE_AND_OR.matcher(flat).replaceAll("WHERE$1");
         return flat;
@@ -269,31 +273,31 @@ final class MyBatisTags {
 
     // ---- rendering --------------------------------------------------------------------------
 
-    private static String render(Element e, Map<String, String> fragments, int depth) {
+    private static String render(Element e, Map<String, String> fragments, int includesLeft) {
         StringBuilder b = new StringBuilder();
-        renderChildren(e.children, b, fragments, depth);
+        renderChildren(e.children, b, fragments, includesLeft);
         return b.toString();
     }
 
-    private static void renderChildren(List<Part> parts, StringBuilder b, Map<String, String> fragments, int depth) {
+    private static void renderChildren(List<Part> parts, StringBuilder b, Map<String, String> fragments, int includesLeft) {
         for (Part p : parts) {
             if (p instanceof Text t) {
                 b.append(t.text());
             } else {
-                renderElement((Element) p, b, fragments, depth);
+                renderElement((Element) p, b, fragments, includesLeft);
             }
         }
     }
 
-    private static void renderElement(Element e, StringBuilder b, Map<String, String> fragments, int depth) {
+    private static void renderElement(Element e, StringBuilder b, Map<String, String> fragments, int includesLeft) {
         switch (e.name) {
             case "bind", "selectkey" -> {
                 // evaluated by MyBatis, not part of the statement
             }
             case "include" -> {
                 String fragment = fragments.get(e.attribute("refid"));
-                if (fragment != null && depth < MAX_INCLUDE_DEPTH) {
-                    b.append(' ').append(strip(fragment, fragments, depth + 1)).append(' ');
+                if (fragment != null && includesLeft > 0) {
+                    b.append(' ').append(render(fragment, fragments, includesLeft - 1)).append(' ');
                 }
             }
             case "choose" -> {
@@ -312,23 +316,23 @@ final class MyBatisTags {
                     }
                 }
                 if (chosen != null) {
-                    b.append(render(chosen, fragments, depth));
+                    b.append(render(chosen, fragments, includesLeft));
                 }
             }
             case "where" -> {
-                String body = LEADING_AND_OR.matcher(render(e, fragments, depth).strip()).replaceFirst("");
+                String body = LEADING_AND_OR.matcher(render(e, fragments, includesLeft).strip()).replaceFirst("");
                 if (!body.isEmpty()) {
                     b.append(" WHERE ").append(body).append(' ');
                 }
             }
             case "set" -> {
-                String body = trimCommas(render(e, fragments, depth).strip());
+                String body = trimCommas(render(e, fragments, includesLeft).strip());
                 if (!body.isEmpty()) {
                     b.append(" SET ").append(body).append(' ');
                 }
             }
             case "trim" -> {
-                String body = render(e, fragments, depth).strip();
+                String body = render(e, fragments, includesLeft).strip();
                 body = dropOverride(body, e.attribute("prefixOverrides"), true);
                 body = dropOverride(body, e.attribute("suffixOverrides"), false);
                 if (!body.isEmpty()) {
@@ -336,9 +340,9 @@ final class MyBatisTags {
                             .append(e.attribute("suffix")).append(' ');
                 }
             }
-            case "foreach" -> b.append(' ').append(e.attribute("open")).append(render(e, fragments, depth).strip())
+            case "foreach" -> b.append(' ').append(e.attribute("open")).append(render(e, fragments, includesLeft).strip())
                     .append(e.attribute("close")).append(' ');
-            default -> renderChildren(e.children, b, fragments, depth);
+            default -> renderChildren(e.children, b, fragments, includesLeft);
         }
     }
 

@@ -36,8 +36,6 @@ import net.sf.jsqlparser.statement.Statement;
  */
 public final class SqlModel {
 
-    /** Statements longer than this are not given to JSqlParser. */
-    static final int MAX_PARSE_LENGTH = 60_000;
     private static final int MAX_EXAMPLES = 20;
     private static final int MAX_EXAMPLE_LENGTH = 500;
     private static final long MIN_RETRY_MILLIS = 150;
@@ -79,14 +77,29 @@ public final class SqlModel {
     /** Every text that fell back, sorted, so the examples reported do not depend on thread timing. */
     private final java.util.TreeSet<String> fallbackExamples = new java.util.TreeSet<>();
     private final long timeoutMillis;
+    private final int maxParseChars;
+    private final int maxTreeDepth;
+
+    /** JSqlParser's time budget per statement. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 2_000;
 
     public SqlModel() {
-        this(2_000);
+        this(DEFAULT_TIMEOUT_MILLIS);
     }
 
     /** A model whose JSqlParser budget per statement is {@code timeoutMillis}. */
     public SqlModel(long timeoutMillis) {
+        this(timeoutMillis, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #SqlModel(long)}, giving JSqlParser statements of at most {@code sql-parse-chars} characters and
+     * reading its trees at most {@code sql-tree-depth} deep.
+     */
+    public SqlModel(long timeoutMillis, dev.racelint.analyzer.AnalysisLimits limits) {
         this.timeoutMillis = Math.max(50, timeoutMillis);
+        this.maxParseChars = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.SQL_PARSE_CHARS);
+        this.maxTreeDepth = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.SQL_TREE_DEPTH);
     }
 
     /** The model of an SQL statement (never null; OTHER with nothing known for null or blank text). */
@@ -126,6 +139,11 @@ public final class SqlModel {
         return MyBatisTags.strip(xmlBody, sqlFragments);
     }
 
+    /** As {@link #stripMyBatisTags(String, Map)}, following {@code <include>}s at most {@code maxIncludeDepth} deep. */
+    public static String stripMyBatisTags(String xmlBody, Map<String, String> sqlFragments, int maxIncludeDepth) {
+        return MyBatisTags.strip(xmlBody, sqlFragments, maxIncludeDepth);
+    }
+
     // ---- internals ----------------------------------------------------------------------------
 
     private SqlStatement cached(String text, boolean jpql) {
@@ -159,13 +177,13 @@ public final class SqlModel {
         try {
             SqlText.Normalized normalized = SqlText.normalize(text, jpql);
             SqlTokens tokens = SqlTokens.of(normalized.sql());
-            Statement tree = normalized.sql().length() <= MAX_PARSE_LENGTH ? jsqlParse(normalized.sql()) : null;
+            Statement tree = normalized.sql().length() <= maxParseChars ? jsqlParse(normalized.sql()) : null;
             StatementBuilder builder = null;
             if (tree != null) {
                 try {
                     builder = new StatementBuilder(text, jpql);
                     builder.parsed = true;
-                    new AstExtractor(builder, normalized, tokens).extract(tree);
+                    new AstExtractor(builder, normalized, tokens, maxTreeDepth).extract(tree);
                 } catch (RuntimeException | StackOverflowError e) {
                     builder = null;
                 }

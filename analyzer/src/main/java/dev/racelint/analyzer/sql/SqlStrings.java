@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.sql;
 
+import dev.racelint.analyzer.AnalysisLimits;
 import dev.racelint.analyzer.parse.NodeMemo;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.NodeList;
@@ -68,8 +69,6 @@ import java.util.regex.Pattern;
  */
 public final class SqlStrings {
 
-    private static final int MAX_DEPTH = 48;
-    private static final int MAX_LENGTH = 256_000;
     private static final String UNKNOWN = "?";
     private static final Pattern FORMAT_SPEC = Pattern.compile(
             "%(\\d+\\$)?([-#+ 0,(<]*)?(\\d+)?(\\.\\d+)?([tT])?([a-zA-Z%])");
@@ -81,8 +80,28 @@ public final class SqlStrings {
 
     private static final Value NONE = new Value(null, false);
 
+    /**
+     * A declaration's value and how many levels below its initializer reading it took, so that a value
+     * memoised from a shallow read is not used where reading it would have gone past the depth limit.
+     */
+    private record Known(Value value, int levels) {}
+
     private final NodeMemo<Optional<String>> memo = new NodeMemo<>();
-    private final NodeMemo<Value> declarations = new NodeMemo<>();
+    private final NodeMemo<Known> declarations = new NodeMemo<>();
+    /** How deep an expression is followed ({@code sql-expression-depth}). */
+    private final int maxDepth;
+    /** The longest text built from parts ({@code sql-text-chars}). */
+    private final int maxLength;
+
+    public SqlStrings() {
+        this(AnalysisLimits.DEFAULT);
+    }
+
+    /** Reading expressions within {@code sql-expression-depth} levels and {@code sql-text-chars} characters. */
+    public SqlStrings(AnalysisLimits limits) {
+        this.maxDepth = limits.get(AnalysisLimits.Limit.SQL_EXPRESSION_DEPTH);
+        this.maxLength = limits.get(AnalysisLimits.Limit.SQL_TEXT_CHARS);
+    }
     private final NodeMemo<Set<String>> assignedNames = new NodeMemo<>();
 
     /** The text of {@code expr} when it is a String this class can read; else empty. */
@@ -114,6 +133,10 @@ public final class SqlStrings {
         private final ProgramIndex index;
         private final Set<Node> visiting = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean cycle;
+        /** The depth limit cut the reading short: what was read is not memoised per declaration. */
+        boolean cut;
+        /** The deepest level reached so far. */
+        int deepest;
 
         Evaluation(ProgramIndex index) {
             this.index = index;
@@ -121,9 +144,14 @@ public final class SqlStrings {
 
         /** The value, or null when it cannot be read. */
         Value eval(Expression e, int depth) {
-            if (e == null || depth > MAX_DEPTH) {
+            if (e == null) {
                 return null;
             }
+            if (depth > maxDepth) {
+                cut = true;
+                return null;
+            }
+            deepest = Math.max(deepest, depth);
             if (e instanceof StringLiteralExpr s) {
                 return new Value(s.asString(), true);
             }
@@ -191,7 +219,7 @@ public final class SqlStrings {
             StringBuilder out = new StringBuilder();
             for (Value v : values) {
                 out.append(v == null ? UNKNOWN : v.text());
-                if (out.length() > MAX_LENGTH) {
+                if (out.length() > maxLength) {
                     return null;
                 }
             }
@@ -273,26 +301,41 @@ public final class SqlStrings {
 
         /** The value of a variable's initializer, memoised per declaration, cycles cut. */
         private Value declaration(VariableDeclarator v, int depth) {
-            Value known = declarations.get(v);
+            int start = depth + 1;
+            Known known = declarations.get(v);
             if (known != null) {
-                return known == NONE ? null : known;
+                if (known.value() == NONE) {
+                    return null;
+                }
+                if (start + known.levels() > maxDepth) {
+                    cut = true; // read from here, it would have gone past the limit
+                    return null;
+                }
+                deepest = Math.max(deepest, start + known.levels());
+                return known.value();
             }
             if (!visiting.add(v)) {
                 cycle = true;
                 return null;
             }
             boolean cycleBefore = cycle;
+            boolean cutBefore = cut;
+            int deepestBefore = deepest;
             cycle = false;
+            cut = false;
+            deepest = start;
             Value value;
             try {
-                value = eval(v.getInitializer().orElse(null), depth + 1);
+                value = eval(v.getInitializer().orElse(null), start);
             } finally {
                 visiting.remove(v);
             }
-            if (!cycle) {
-                declarations.put(v, value == null ? NONE : value);
+            if (!cycle && !cut) {
+                declarations.put(v, new Known(value == null ? NONE : value, deepest - start));
             }
             cycle |= cycleBefore;
+            cut |= cutBefore;
+            deepest = Math.max(deepest, deepestBefore);
             return value;
         }
 

@@ -13,6 +13,7 @@ import dev.racelint.analyzer.callgraph.CallGraph;
 import dev.racelint.analyzer.callgraph.CallKind;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.effects.EffectKind;
+import dev.racelint.analyzer.AnalysisLimits;
 import dev.racelint.analyzer.effects.EffectSummaries;
 import dev.racelint.analyzer.index.Annotations;
 import dev.racelint.analyzer.index.MethodInfo;
@@ -50,12 +51,24 @@ public final class TransactionModel {
     private final Annotations annotations;
     private final MethodMemo<Optional<TransactionAttribute>> attributes;
     private final Map<Set<EffectKind>, EffectSummaries> summaries = new ConcurrentHashMap<>();
+    private final AnalysisLimits limits;
 
     public TransactionModel(ProgramIndex index, CallGraph graph) {
+        this(index, graph, AnalysisLimits.DEFAULT);
+    }
+
+    /** With the given bounds (witness-calls: how far a scope's effects are followed). */
+    public TransactionModel(ProgramIndex index, CallGraph graph, AnalysisLimits limits) {
         this.index = index;
         this.graph = graph;
         this.annotations = new Annotations(index);
         this.attributes = new MethodMemo<>(index);
+        this.limits = limits;
+    }
+
+    /** The analysis's numeric bounds. */
+    public AnalysisLimits limits() {
+        return limits;
     }
 
     // ---- attributes ---------------------------------------------------------------------------
@@ -172,7 +185,7 @@ public final class TransactionModel {
     public EffectSummaries sameTransactionEffects(Set<EffectKind> kinds) {
         return summaries.computeIfAbsent(Set.copyOf(kinds), k -> EffectSummaries.compute(graph,
                 site -> k.contains(site.effect().kind()),
-                edge -> boundary(edge) == CallBoundary.SAME));
+                edge -> boundary(edge) == CallBoundary.SAME, limits.summaryCalls()));
     }
 
     /**
