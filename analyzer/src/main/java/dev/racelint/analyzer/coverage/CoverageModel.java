@@ -370,11 +370,33 @@ public final class CoverageModel {
             return null;
         }
         for (String name : candidates) {
-            if (!name.contains(".") || name.contains("[") || catalogue.isInert(name) || apis.knowsType(name)) {
+            if (!name.contains(".") || name.contains("[") || catalogue.isInert(name) || apis.knowsType(name)
+                    || isUnscannedJavaLang(name)) {
                 return null;
             }
         }
         return DbOpClassifier.recognisesType(candidates) ? null : candidates.get(0);
+    }
+
+    /**
+     * A simple name the typer placed in the file's own package ({@code new StringBuffer()} without an
+     * import) where the sources declare no such type: javac would take {@code java.lang}'s, when the
+     * JDK has one of that name.
+     */
+    private boolean isUnscannedJavaLang(String qualified) {
+        String simple = qualified.substring(qualified.lastIndexOf('.') + 1);
+        return index.type(qualified) == null && JAVA_LANG.computeIfAbsent(simple, CoverageModel::inJavaLang);
+    }
+
+    private static final java.util.Map<String, Boolean> JAVA_LANG = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static boolean inJavaLang(String simple) {
+        try {
+            Class.forName("java.lang." + simple, false, null);
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /**

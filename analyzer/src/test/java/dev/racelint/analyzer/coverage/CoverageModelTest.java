@@ -292,6 +292,29 @@ class CoverageModelTest {
     }
 
     @Test
+    void javaLangTypesUsedWithoutAnImportAreNoBlindSpots() {
+        write("src/main/java/p/Report.java", """
+                package p;
+
+                import org.springframework.transaction.annotation.Transactional;
+
+                public class Report {
+                    private ext.Vendor vendor;
+
+                    @Transactional
+                    public String line(int n) {
+                        StringBuffer text = new StringBuffer("n=");
+                        text.append(n);
+                        vendor.call();
+                        return text.toString();
+                    }
+                }
+                """);
+
+        assertThat(scan().blindSpots().top()).containsExactly(new Coverage.BlindSpot("ext.Vendor", 1));
+    }
+
+    @Test
     void lombokAccessorsAndCaughtExceptionsAreNoBlindSpots() {
         write("src/main/java/p/Order.java", """
                 package p;
