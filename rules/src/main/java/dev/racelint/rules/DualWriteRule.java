@@ -1,5 +1,6 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.expr.Expression;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.effects.EffectKind;
@@ -9,7 +10,9 @@ import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -43,8 +46,8 @@ public final class DualWriteRule implements Rule {
         // (a rate-limit notification deep inside shared infrastructure) are rarely the event about this write.
         int publishCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.PUBLISH_CALLS);
         List<DbOp> ops = context.databaseOperations();
-        if (ops.stream().anyMatch(op -> op.isWrite() && HandlerRules.OUTBOX_TABLE.matcher(op.table()).matches())) {
-            return; // an outbox (or its relay)
+        if (relaysRows(context, context.method())) {
+            return; // an outbox relay: what it publishes is rows it read, and it writes only their table
         }
         if (!context.reachability().mayReach(context.method(), "publish", DualWriteRule::isPublish, publishCalls)) {
             return; // no publish within reach: nothing below can report
@@ -81,9 +84,45 @@ public final class DualWriteRule implements Rule {
     }
 
     private static boolean writesOutbox(MethodContext context, CallEdge edge) {
-        for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
-            if (op.item().isWrite() && HandlerRules.OUTBOX_TABLE.matcher(op.item().table()).matches()) {
+        int depth = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.PUBLISH_CALLS) - 1;
+        for (Reached<MethodInfo> m : context.reachability().methods(edge.callee(), true, depth)) {
+            if (relaysRows(context, m.item())) {
                 return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * An outbox relay, told by its data flow and not by a table's name: what {@code method}
+     * publishes comes from rows it read from one table, and that table is the only one it writes
+     * (marking the rows sent). The events were committed with the state change that made them;
+     * the relay only delivers them, at least once.
+     */
+    private static boolean relaysRows(MethodContext context, MethodInfo method) {
+        MethodFlow flow = context.persistence().flow(method).orElse(null);
+        if (flow == null) {
+            return false;
+        }
+        Set<String> written = new HashSet<>();
+        for (DbOp op : flow.ops()) {
+            if (op.isWrite()) {
+                written.add(op.table());
+            }
+        }
+        if (written.size() != 1 || written.contains("")) {
+            return false;
+        }
+        for (EffectSite site : context.transactions().graph().facts(method).effects()) {
+            if (!isPublish(site)) {
+                continue;
+            }
+            for (Expression argument : site.call().getArguments()) {
+                for (DbOp read : flow.reaching(argument)) {
+                    if (read.kind() == DbOp.Kind.READ && written.contains(read.table())) {
+                        return true;
+                    }
+                }
             }
         }
         return false;

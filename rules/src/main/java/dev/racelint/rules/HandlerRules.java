@@ -14,8 +14,6 @@ import java.util.regex.Pattern;
 
 /** Shared judgements of the delivery and request rules. */
 final class HandlerRules {
-    /** Tables that record processed messages or requests (a dedupe table, an inbox, idempotency keys). */
-    static final Pattern DEDUPE_TABLE = Pattern.compile("(?i).*(processed|dedup|idempot|inbox|consumed|handled_|seen_|received_).*");
     static final Pattern OUTBOX_TABLE = Pattern.compile("(?i).*(outbox|event_publication).*");
 
     /** Audit trails: a duplicate row there is noise, not a duplicated business effect. */
@@ -47,6 +45,17 @@ final class HandlerRules {
             case UPDATE -> op.selfRelative() && !op.conditional();
             default -> false;
         };
+    }
+
+    /**
+     * An insert that records a message or request once, decided by its shape and not by the
+     * table's name: the database refuses the second one (it resolves the conflict itself, as
+     * {@code ON CONFLICT DO NOTHING} does, and the code tests how many rows it added; or the
+     * duplicate-key failure is caught), so a redelivery learns that it was handled before.
+     */
+    static boolean claimsOnce(DbOp op) {
+        return op.kind() == DbOp.Kind.INSERT
+                && ((op.upsert() && MethodFlow.resultUsed(op.end())) || PersistenceModel.duplicateCaught(op.call()));
     }
 
     /** The handler reaches a declared idempotency-store claim (racelint.yml {@code idempotency-store}). */

@@ -44,8 +44,8 @@ public final class NonIdempotentConsumerRule implements Rule {
         }
         List<Reached<DbOp>> ops = context.reachability().databaseOperations(context.method(), false);
         for (Reached<DbOp> op : ops) {
-            if (HandlerRules.isWrite(op.item()) && HandlerRules.DEDUPE_TABLE.matcher(op.item().table()).matches()) {
-                return; // processed-message record: deduplicated
+            if (HandlerRules.claimsOnce(op.item())) {
+                return; // a processed-message record the database refuses twice: deduplicated
             }
             if (op.item().kind() == DbOp.Kind.UPDATE && op.item().conditional()
                     && dev.racelint.analyzer.persistence.MethodFlow.resultUsed(op.item().end())) {

@@ -98,10 +98,40 @@ public final class NonIdempotentEndpointRule implements Rule {
         return false;
     }
 
+    /** Logging APIs by type (SLF4J, Log4j 2, java.util.logging and System.Logger, Commons Logging), not by variable name. */
+    private static final Set<String> LOGGER_TYPES = Set.of("Logger", "Log", "ExtendedLogger", "XLogger", "System.Logger");
+
+    /** A call that only logs: on a receiver declared as a logger, on SLF4J's MDC, or a print. */
     private static boolean isLogging(MethodCallExpr call) {
-        String scope = call.getScope().map(Object::toString).orElse("").toLowerCase(java.util.Locale.ROOT);
-        return scope.equals("log") || scope.equals("logger") || scope.endsWith(".log") || scope.contains("logger")
-                || scope.equals("mdc") || call.getNameAsString().equals("println");
+        if (call.getNameAsString().equals("println")) {
+            return true;
+        }
+        if (!(call.getScope().orElse(null) instanceof NameExpr receiver)) {
+            return false;
+        }
+        String name = receiver.getNameAsString();
+        if (name.equals("MDC")) {
+            return true;
+        }
+        String type = null;
+        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name, receiver);
+        if (declaration instanceof com.github.javaparser.ast.body.VariableDeclarator v) {
+            type = v.getTypeAsString();
+        } else if (declaration instanceof com.github.javaparser.ast.body.Parameter p) {
+            type = p.getTypeAsString();
+        } else {
+            for (var n = receiver.getParentNode().orElse(null); n != null && type == null; n = n.getParentNode().orElse(null)) {
+                if (n instanceof com.github.javaparser.ast.body.TypeDeclaration<?> t) {
+                    type = t.getFieldByName(name).map(f -> f.getVariable(0).getTypeAsString()).orElse(null);
+                }
+            }
+        }
+        if (type == null) {
+            return false;
+        }
+        String simple = type.startsWith("java.lang.System.") ? "System." + type.substring(type.lastIndexOf('.') + 1)
+                : type.substring(type.lastIndexOf('.') + 1);
+        return LOGGER_TYPES.contains(simple) || LOGGER_TYPES.contains(type);
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,

@@ -94,8 +94,8 @@ public final class WriteSkewRule implements Rule {
         if (!check.sameTable(write)) {
             return false;
         }
-        var writeKeys = write.keyColumns().stream().filter(c -> !dev.racelint.analyzer.persistence.SqlFacts.isGuardColumn(c)).toList();
-        return !writeKeys.isEmpty() && check.keyColumns().containsAll(writeKeys);
+        // the write's keys leave out the columns it compares to guard itself (those it also sets)
+        return !write.keyColumns().isEmpty() && check.keyColumns().containsAll(write.keyColumns());
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, TransactionScope scope, DbOp check,

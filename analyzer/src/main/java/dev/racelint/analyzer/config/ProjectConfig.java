@@ -94,7 +94,8 @@ public final class ProjectConfig {
         TRANSACTION("TRANSACTION_CALLBACK", "transaction", "runs in a transaction"),
         LOCK("LOCK", "lock", "lock"),
         UNLOCK("UNLOCK", "unlock", "unlock"),
-        IDEMPOTENCY_STORE("IDEMPOTENCY_CLAIM", "idempotency-store", "idempotency key claim");
+        IDEMPOTENCY_STORE("IDEMPOTENCY_CLAIM", "idempotency-store", "idempotency key claim"),
+        LEADERSHIP("OWNERSHIP_CHECK", "leadership", "leadership or ownership check");
 
         final String effect;
         final String detail;

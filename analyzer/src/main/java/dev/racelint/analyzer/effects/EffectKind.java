@@ -24,6 +24,11 @@ public enum EffectKind {
     ACK,
     /** Claiming an idempotency key in a store the team declared (racelint.yml): a duplicate is detected. */
     IDEMPOTENCY_CLAIM,
+    /**
+     * Asking whether this instance leads or owns the work (leader election, partition ownership):
+     * a scheduled job that leaves when it does not runs once per unit of work.
+     */
+    OWNERSHIP_CHECK,
     COMMIT,
     ROLLBACK
 }

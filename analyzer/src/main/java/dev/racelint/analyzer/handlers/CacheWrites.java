@@ -4,12 +4,19 @@ import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
 import dev.racelint.analyzer.index.BodyNodes;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
+import dev.racelint.analyzer.resolve.LocalVariables;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -38,11 +45,61 @@ public final class CacheWrites {
         return out;
     }
 
-    /** A Redis-style client: a chain through {@code opsForValue()}, or a receiver named like a cache/redis client. */
+    /** Cache client types whose {@code set/setex/expire/put} write an entry with an expiry. */
+    private static final Set<String> CLIENT_TYPES = Set.of("RedisTemplate", "StringRedisTemplate",
+            "ReactiveRedisTemplate", "ReactiveStringRedisTemplate", "ValueOperations", "HashOperations",
+            "ReactiveValueOperations", "BoundValueOperations", "Jedis", "JedisCluster", "JedisPooled", "UnifiedJedis",
+            "RedisCommands", "RedisAsyncCommands", "RedisClusterCommands", "MemcachedClient");
+
+    /**
+     * A Redis-style client, told by the API and not by what a variable is called: a chain through
+     * {@code opsForValue()} / {@code opsForHash()}, or a receiver declared as a cache client type.
+     */
     private static boolean isCacheClient(MethodCallExpr call) {
         String scope = call.getScope().map(Object::toString).orElse("").toLowerCase(java.util.Locale.ROOT);
-        return scope.contains("opsforvalue") || scope.contains("opsforhash") || scope.contains("redis")
-                || scope.contains("jedis") || scope.contains("memcache") || scope.contains("lettuce");
+        if (scope.contains("opsforvalue") || scope.contains("opsforhash")) {
+            return true;
+        }
+        Expression root = call.getScope().orElse(null);
+        while (root instanceof MethodCallExpr m && m.getScope().isPresent()) {
+            root = m.getScope().get();
+        }
+        if (root instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()) {
+            return CLIENT_TYPES.contains(simpleName(fieldType(f.getNameAsString(), f)));
+        }
+        if (root instanceof NameExpr n) {
+            Node declaration = LocalVariables.declarationOf(n.getNameAsString(), n);
+            String type = declaration instanceof VariableDeclarator v ? v.getTypeAsString()
+                    : declaration instanceof Parameter p ? p.getTypeAsString() : fieldType(n.getNameAsString(), n);
+            return CLIENT_TYPES.contains(simpleName(type));
+        }
+        return false;
+    }
+
+    private static String simpleName(String type) {
+        if (type == null) {
+            return "";
+        }
+        String raw = type.contains("<") ? type.substring(0, type.indexOf('<')) : type;
+        return raw.substring(raw.lastIndexOf('.') + 1);
+    }
+
+    /** The field {@code name} of a type enclosing {@code at}, innermost first; null when none declares it. */
+    private static FieldDeclaration field(String name, Node at) {
+        for (Node n = at; n != null; n = n.getParentNode().orElse(null)) {
+            if (n instanceof TypeDeclaration<?> type) {
+                Optional<FieldDeclaration> f = type.getFieldByName(name);
+                if (f.isPresent()) {
+                    return f.get();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String fieldType(String name, Node at) {
+        FieldDeclaration f = field(name, at);
+        return f == null ? null : f.getVariable(0).getTypeAsString();
     }
 
     /** The argument that holds the expiry: a Duration, or the number before a TimeUnit, or setex's seconds. */
@@ -50,6 +107,10 @@ public final class CacheWrites {
         List<Expression> args = call.getArguments();
         if (call.getNameAsString().equals("setex") || call.getNameAsString().equals("psetex")) {
             return args.get(1);
+        }
+        if ((call.getNameAsString().equals("set") || call.getNameAsString().equals("setIfAbsent")) && args.size() == 3) {
+            // set(key, value, Duration): the expiry by its place in the API (a number there is an offset)
+            return args.get(2) instanceof com.github.javaparser.ast.expr.LiteralExpr ? null : args.get(2);
         }
         for (int i = 1; i < args.size(); i++) {
             String text = args.get(i).toString();
@@ -63,15 +124,28 @@ public final class CacheWrites {
         return call.getNameAsString().equals("expire") ? args.get(1) : null;
     }
 
+    /**
+     * A TTL that is the same for every key: no random draw (ThreadLocalRandom, Math.random...), and
+     * every name in it a constant - a {@code static final} field, or a type ({@code Duration},
+     * {@code TimeUnit}) - rather than a local, a parameter or an instance field, which may differ per
+     * key. Decided by declarations, not by whether a name is spelled in capitals.
+     */
     private static boolean isFixed(Expression ttl) {
         String text = ttl.toString().toLowerCase(java.util.Locale.ROOT);
-        if (text.contains("random") || text.contains("jitter")) {
+        if (text.contains("random")) {
             return false;
         }
-        for (var name : ttl.findAll(com.github.javaparser.ast.expr.NameExpr.class)) {
+        if (ttl.findAll(MethodCallExpr.class).stream().anyMatch(c -> c.getScope().isEmpty())) {
+            return false; // computed by the project's own code (a jitter helper, a per-key policy)
+        }
+        for (NameExpr name : ttl.findAll(NameExpr.class)) {
             String n = name.getNameAsString();
-            if (!n.equals(n.toUpperCase(java.util.Locale.ROOT)) && !n.equals("Duration") && !n.equals("TimeUnit")) {
-                return false; // a variable: may be computed per key
+            if (LocalVariables.declarationOf(n, name) != null) {
+                return false; // a local or a parameter: may be computed per key
+            }
+            FieldDeclaration f = field(n, name);
+            if (f != null && !(f.isStatic() && f.isFinal())) {
+                return false;
             }
         }
         return true;

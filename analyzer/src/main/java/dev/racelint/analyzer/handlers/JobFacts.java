@@ -9,9 +9,9 @@ import com.github.javaparser.ast.stmt.ReturnStmt;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.persistence.DbOp;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * What a scheduled job does to decide that it alone does the work, or that the work is its own:
@@ -20,9 +20,6 @@ import java.util.regex.Pattern;
  */
 public final class JobFacts {
 
-    /** isLeader(), hasLeadership(), isMyPartition(), isSystemTenantPartitionMine(), isPrimary()... */
-    private static final Pattern OWNERSHIP = Pattern.compile(
-            "(is|has|am)[A-Za-z]*(Leader|Leadership|Master|Primary|Mine|MyPartition|Owner)[A-Za-z]*");
     /** Calls that empty an in-memory buffer after its contents were taken. */
     private static final Set<String> DRAINS = Set.of("clear", "drainTo", "sumThenReset", "getAndSet", "reset",
             "resetCounters", "clearCounters");
@@ -51,17 +48,34 @@ public final class JobFacts {
         if (body == null) {
             return false;
         }
+        List<Node> ownershipChecks = new ArrayList<>();
+        for (Reachability.Reached<dev.racelint.analyzer.callgraph.EffectSite> site : reachability.effects(job, false, 0)) {
+            if (site.item().effect().kind() == dev.racelint.analyzer.effects.EffectKind.OWNERSHIP_CHECK) {
+                ownershipChecks.add(site.item().call());
+            }
+        }
+        if (ownershipChecks.isEmpty()) {
+            return false;
+        }
         for (IfStmt test : body.findAll(IfStmt.class)) {
             if (!index.isOwnCode(test, job)) {
                 continue;
             }
-            boolean ownership = test.getCondition().findAll(MethodCallExpr.class).stream()
-                    .anyMatch(c -> OWNERSHIP.matcher(c.getNameAsString()).matches())
-                    || test.getCondition() instanceof MethodCallExpr c && OWNERSHIP.matcher(c.getNameAsString()).matches();
+            // an ownership API by the catalogue or racelint.yml ("leadership"), never by a method's name
+            boolean ownership = ownershipChecks.stream().anyMatch(call -> isWithin(call, test.getCondition()));
             boolean leaves = !test.getThenStmt().findAll(ReturnStmt.class).isEmpty()
                     || !test.getThenStmt().findAll(ContinueStmt.class).isEmpty()
                     || (test.getThenStmt() instanceof ReturnStmt) || (test.getThenStmt() instanceof ContinueStmt);
             if (ownership && leaves) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isWithin(Node node, Node container) {
+        for (Node n = node; n != null; n = n.getParentNode().orElse(null)) {
+            if (n == container) {
                 return true;
             }
         }

@@ -42,9 +42,8 @@ final class JooqChains {
         }
         String table = "";
         Set<String> whereColumns = new LinkedHashSet<>();
-        boolean guarded = false;
-        List<String> conditionColumns = new ArrayList<>();
-        List<Boolean> conditionEqualities = new ArrayList<>();
+        List<SqlFacts.Comparison> conditions = new ArrayList<>();
+        Set<String> written = new LinkedHashSet<>();
         boolean locked = false;
         boolean upsert = name.equals("mergeInto");
         boolean allSetsRelative = true;
@@ -86,9 +85,8 @@ final class JooqChains {
                     for (MethodCallExpr cond : arg.findAll(MethodCallExpr.class)) {
                         collectConditionColumns(cond, whereColumns);
                         if (isComparison(cond) && isConditionMethod(cond.getNameAsString())) {
-                            conditionColumns.add(fieldName(cond.getScope().get()));
-                            conditionEqualities.add(!isGuard(cond) || SqlFacts.isGuardColumn(fieldName(cond.getScope().get()))
-                                    ? isEqualityWithVariable(cond) : false);
+                            conditions.add(new SqlFacts.Comparison(fieldName(cond.getScope().get()),
+                                    isEqualityWithVariable(cond), isRange(cond)));
                         }
                     }
                 }
@@ -96,6 +94,9 @@ final class JooqChains {
             if (n.equals("set") && c.getArguments().size() == 2) {
                 anySet = true;
                 String column = fieldName(c.getArgument(0));
+                if (column != null) {
+                    written.add(column.toLowerCase(Locale.ROOT));
+                }
                 String value = c.getArgument(1).toString();
                 boolean relative = column != null && (value.contains("\"" + column + "\"")
                         || value.toLowerCase(Locale.ROOT).contains(column.toLowerCase(Locale.ROOT) + ".") 
@@ -105,7 +106,9 @@ final class JooqChains {
                 }
             }
         }
-        boolean conditional = guarded || SqlFacts.guardedWhere(conditionColumns, conditionEqualities);
+        boolean conditional = SqlFacts.guardedWhere(conditions, written);
+        // a column the chain also sets is compared to guard the write, not to pick the row
+        whereColumns.removeIf(c -> written.contains(c.toLowerCase(Locale.ROOT)));
         String describe = "DSLContext." + name + "(" + (table.isEmpty() ? "" : table) + ")";
         return new DbOp(root, end, kind, table.toLowerCase(Locale.ROOT), owner.entities().byName(table).orElse(null),
                 shape, whereColumns, conditional, kind == Kind.UPDATE && anySet && allSetsRelative, locked, upsert,
@@ -138,19 +141,10 @@ final class JooqChains {
         return cond.getScope().isPresent() && fieldName(cond.getScope().get()) != null;
     }
 
-    /** A condition that guards the write: not an equality with a variable, or on a version/state-like column. */
-    private static boolean isGuard(MethodCallExpr cond) {
-        String n = cond.getNameAsString();
-        if (cond.getScope().isEmpty()) {
-            return false;
-        }
-        String column = fieldName(cond.getScope().get());
-        if (column == null) {
-            return false;
-        }
-        boolean equality = (n.equals("eq") || n.equals("equal") || n.equals("in")) && !cond.getArguments().isEmpty()
-                && !(cond.getArgument(0) instanceof com.github.javaparser.ast.expr.LiteralExpr);
-        return SqlFacts.isGuard(column, equality);
+    /** A range comparison: {@code lt(x)}, {@code between(a, b)}. */
+    private static boolean isRange(MethodCallExpr cond) {
+        return Set.of("lt", "le", "gt", "ge", "lessThan", "greaterThan", "lessOrEqual", "greaterOrEqual", "between")
+                .contains(cond.getNameAsString());
     }
 
     /** Equality conditions name the rows selected (the key columns); ranges and exclusions do not. */

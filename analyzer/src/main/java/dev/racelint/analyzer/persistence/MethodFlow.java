@@ -60,6 +60,10 @@ public final class MethodFlow {
                     addLocal(LocalVariables.declarationOf(n.getNameAsString(), n), reaching(a.getValue()));
                 }
             }
+            // the loop variable of a for-each over rows read carries those rows
+            for (ForEachStmt loop : body.findAll(ForEachStmt.class)) {
+                loop.getVariable().getVariables().forEach(v -> addLocal(v, reaching(loop.getIterable())));
+            }
             for (LambdaExpr lambda : body.findAll(LambdaExpr.class)) {
                 if (lambda.getParentNode().orElse(null) instanceof MethodCallExpr call && call.getScope().isPresent()) {
                     Set<DbOp> from = reaching(call.getScope().get());

@@ -10,8 +10,8 @@ import java.util.Set;
  * What the persistence rules need to know about one SQL (or JPQL) statement.
  *
  * @param table               the written table, else the first read table (lower case)
- * @param keyColumns          columns compared in the WHERE clause
- * @param conditional         the WHERE compares something besides key columns (id, *_id)
+ * @param keyColumns          columns compared for equality in the WHERE clause, except those the statement also writes
+ * @param conditional         the WHERE guards the write ({@link #guardedWhere})
  * @param selfRelative        an UPDATE whose SET items all compute from the stored value
  * @param setParameterIndexes 0-based statement parameters that are absolute SET values ({@code col = ?})
  * @param setParameterNames   named parameters that are absolute SET values ({@code col = :name})
@@ -33,58 +33,43 @@ public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean 
     }
 
     /**
-     * Does a WHERE comparison guard the write (rather than pick the row)? An equality with a bind
-     * parameter picks rows (ids, natural keys such as sku or email) unless the column is a
-     * version, state or quantity; any other comparison (a literal, a range, another column, a
-     * subquery) is a condition the write depends on.
+     * One comparison of a WHERE clause: its column, whether it compares that column with a bind
+     * parameter for equality ({@code col = ?}, {@code col IN (?)}), and whether it is a range
+     * ({@code col < ?}, {@code col >= now() - interval '1 hour'}, {@code BETWEEN}).
      */
-    public static boolean isGuard(String column, boolean equalityWithParameter) {
-        return !equalityWithParameter || isGuardColumn(column);
-    }
+    public record Comparison(String column, boolean equalityWithParameter, boolean range) {}
 
     /**
-     * Whether a WHERE clause guards its write: a comparison on a version, state or quantity-like
-     * column of rows picked by an equality, or an equality on the row's {@code id} narrowed by any other comparison
-     * ({@code WHERE id = ? AND owner_id = ?}). Range filters on other columns without an id
-     * ({@code DELETE ... WHERE tenant_id = ? AND ts < ?}) are bulk operations, not guards.
+     * Whether a WHERE clause guards its write, decided from the statement's shape, never from
+     * column names. Rows are picked by equalities with parameters on columns the statement does
+     * not write; the write is guarded when it also depends on the picked row's current state:
+     * <ul>
+     *   <li>a comparison on a column the statement itself writes (compare-and-set:
+     *       {@code SET version = version + 1 ... WHERE version = ?},
+     *       {@code SET balance = balance - ? ... WHERE balance >= ?});</li>
+     *   <li>a comparison that is neither an equality with a parameter nor a range: with a literal,
+     *       NULL, another column ({@code state = 'OPEN'}, {@code booked_by IS NULL});</li>
+     * </ul>
+     * Two equalities with parameters ({@code WHERE order_id = ? AND sku = ?}) pick a row by a
+     * composite key as often as they narrow a key by an owner ({@code WHERE id = ? AND
+     * customer_id = ?}); which one it is only the table's schema can say, so they are no guard.
+     * A range on a column left as it is ({@code DELETE ... WHERE tenant_id = ? AND ts < ?}) narrows
+     * a bulk operation and guards nothing, and a guard with no selector
+     * ({@code WHERE expires_at < now()}) is a bulk filter.
+     *
+     * @param written the columns the statement assigns (lower case)
      */
-    public static boolean guardedWhere(List<String> columns, List<Boolean> equalityWithParameter) {
-        boolean byId = false;
+    public static boolean guardedWhere(List<Comparison> where, Set<String> written) {
         boolean guard = false;
-        boolean selector = false;
-        for (int i = 0; i < columns.size(); i++) {
-            String column = columns.get(i);
-            if (isGuardColumn(column)) {
+        int selectors = 0;
+        for (Comparison c : where) {
+            boolean writes = written.contains(c.column().toLowerCase(java.util.Locale.ROOT));
+            if (writes || (!c.equalityWithParameter() && !c.range())) {
                 guard = true;
-            } else if (equalityWithParameter.get(i)) {
-                selector = true;
-            }
-            if (column.equalsIgnoreCase("id") && equalityWithParameter.get(i)) {
-                byId = true;
+            } else if (c.equalityWithParameter()) {
+                selectors++;
             }
         }
-        // A guard only guards a row some selector picked; alone (WHERE expires_at < now()) it is a bulk filter.
-        return (guard && selector) || (byId && columns.size() > 1);
-    }
-
-    /** Columns whose comparison is a condition even when compared to a parameter. */
-    public static boolean isGuardColumn(String column) {
-        String c = column.toLowerCase(java.util.Locale.ROOT);
-        return c.equals("version") || c.endsWith("_version") || c.equals("state") || c.endsWith("_state")
-                || c.equals("status") || c.endsWith("_status") || c.contains("balance") || c.contains("quantity")
-                || c.equals("qty") || c.contains("stock") || c.startsWith("available") || c.startsWith("remaining")
-                || c.startsWith("used") || c.endsWith("_count") || c.equals("count") || c.startsWith("locked")
-                || c.equals("lock_owner") || c.startsWith("claimed") || c.equals("expires_at") || c.equals("lease_until")
-                || c.equals("etag") || c.equals("revision") || c.equals("seq") || c.equals("sequence")
-                || c.equals("updated_at") || c.equals("modified_at") || c.equals("last_modified")
-                || c.startsWith("holder") || c.equals("lock_holder") || c.endsWith("_by") || c.equals("assigned_to");
-    }
-
-    /** Key-like column names: {@code id}, {@code *_id}, {@code *Id}, {@code uuid}. */
-    public static boolean isKeyColumn(String column) {
-        String c = column.toLowerCase(java.util.Locale.ROOT);
-        return c.equals("id") || c.endsWith("_id") || c.equals("uuid") || c.endsWith("_uuid") || c.equals("pk")
-                || c.endsWith("_key") || c.equals("key") || c.equals("code") || c.endsWith("_code")
-                || column.endsWith("Id");
+        return guard && selectors > 0;
     }
 }

@@ -15,6 +15,9 @@ import java.util.Set;
 
 /** SQL facts from the SQL model over the text a Java expression holds ({@link SqlStrings}). */
 public final class SqlFactsSource implements SqlFacts.Source {
+    /** Operators that compare a column with a range of values. */
+    private static final Set<String> RANGES = Set.of("<", "<=", ">", ">=", "BETWEEN");
+
     private final ProgramIndex index;
     private final SqlModel model;
     private final SqlStrings strings;
@@ -52,21 +55,24 @@ public final class SqlFactsSource implements SqlFacts.Source {
         };
         String table = st.targetTable() == null ? "" : st.targetTable().toLowerCase(Locale.ROOT);
         Set<String> keys = new LinkedHashSet<>();
-        List<String> columns = new ArrayList<>();
-        List<Boolean> equalities = new ArrayList<>();
+        Set<String> written = new LinkedHashSet<>();
+        st.setItems().forEach(i -> written.add(i.column().toLowerCase(Locale.ROOT)));
+        List<SqlFacts.Comparison> where = new ArrayList<>();
         for (SqlStatement.WhereColumn w : st.whereColumns()) {
-            boolean equality = w.isEquality() && w.valueKind() == SqlStatement.ValueKind.PARAMETER;
-            if (w.isEquality()) {
+            boolean parameter = w.valueKind() == SqlStatement.ValueKind.PARAMETER;
+            // a column the statement also writes is compared to guard the write, not to pick the row
+            if (w.isEquality() && !written.contains(w.column().toLowerCase(Locale.ROOT))) {
                 keys.add(w.column());
             }
-            columns.add(w.column());
-            equalities.add(equality);
+            where.add(new SqlFacts.Comparison(w.column(), w.isEquality() && parameter,
+                    RANGES.contains(w.operator())));
         }
         boolean conditional = (kind == SqlFacts.Kind.UPDATE || kind == SqlFacts.Kind.DELETE)
-                && SqlFacts.guardedWhere(columns, equalities);
-        boolean selfRelative = !st.setItems().isEmpty()
+                && SqlFacts.guardedWhere(where, written);
+        // computed from the stored value; items beside that carry no value from the caller (now(), a literal)
+        boolean selfRelative = st.setItems().stream().anyMatch(i -> i.kind() == SqlStatement.SetKind.SELF_RELATIVE)
                 && st.setItems().stream().allMatch(i -> i.kind() == SqlStatement.SetKind.SELF_RELATIVE
-                        || (i.kind() != SqlStatement.SetKind.ABSOLUTE_PARAMETER && isVersionOrTimestamp(i.column())));
+                        || i.kind() == SqlStatement.SetKind.OTHER_EXPRESSION);
         List<Integer> setParameters = new ArrayList<>();
         List<String> setNames = new ArrayList<>();
         for (SqlStatement.SetItem item : st.setItems()) {
@@ -95,11 +101,6 @@ public final class SqlFactsSource implements SqlFacts.Source {
                 st.isLocking() && !st.orderBy() && st.whereColumns().stream()
                         .anyMatch(w -> w.operator().equals("IN") || w.operator().equals("ANY")),
                 st.nowait() || st.skipLocked() || st.advisoryLock().contains("try"))));
-    }
-
-    private static boolean isVersionOrTimestamp(String column) {
-        return column.equals("version") || column.endsWith("_at") || column.endsWith("_time") || column.endsWith("_date")
-                || column.equals("updated") || column.equals("modified");
     }
 
     private static String summary(SqlFacts.Kind kind, String table, ReadShape shape) {

@@ -75,6 +75,11 @@ public final class WrittenValues {
         // JdbcTemplate with named parameters, mapper and SQL-object methods: every argument after the
         // SQL that is not just a key (an id selects the row; it is not a value written into it).
         int first = op.describe().startsWith("JdbcTemplate") || op.describe().startsWith("NamedParameter") ? 1 : 0;
+        if (first == 1 && !op.table().isEmpty()) {
+            // the SQL was read and none of its SET items takes an argument (SET sent_at = now() WHERE id = ?):
+            // the arguments pick rows, they write nothing
+            return out;
+        }
         for (int i = first; i < call.getArguments().size(); i++) {
             if (!isKeyExpression(call.getArgument(i))) {
                 out.add(call.getArgument(i));

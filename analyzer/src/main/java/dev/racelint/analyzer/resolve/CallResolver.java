@@ -5,6 +5,7 @@ import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.MethodReferenceExpr;
+import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SuperExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
@@ -19,6 +20,7 @@ import dev.racelint.analyzer.index.TypeInfo;
 import dev.racelint.analyzer.index.TypeRef;
 import dev.racelint.analyzer.parse.NodeMemo;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -160,6 +162,9 @@ public final class CallResolver {
                     // A project executor (a subtype of java.util.concurrent.Executor): what is
                     // submitted to it runs on its threads, whatever its own code looks like.
                     api = new ApiCatalogue.Match(inherited.api().entry(), type.project().qualifiedName(), name);
+                }
+                if (api == null) {
+                    api = forwardedHandoff(found, type.project().qualifiedName(), name);
                 }
                 return new Resolution(targets, !receiver.isTypeName(), api);
             }
@@ -422,6 +427,40 @@ public final class CallResolver {
             }
         }
         return out;
+    }
+
+    /** Methods whose forwarding of a parameter to a hand-off is being worked out on this thread. */
+    private final ThreadLocal<Set<MethodInfo>> forwarding = ThreadLocal.withInitial(HashSet::new);
+
+    /**
+     * A project method that passes one of its parameters straight to a library hand-off
+     * ({@code pool.submit(task)}) hands off what it is given, whatever it is called: lambdas passed
+     * to it run on another thread too. Decided from its body, not from its name.
+     */
+    private ApiCatalogue.Match forwardedHandoff(List<MethodInfo> found, String typeName, String name) {
+        for (MethodInfo m : found) {
+            if (m.body() == null || !forwarding.get().add(m)) {
+                continue;
+            }
+            try {
+                Set<String> parameters = new HashSet<>();
+                m.declaration().getParameters().forEach(p -> parameters.add(p.getNameAsString()));
+                for (MethodCallExpr inner : index.ownCalls(m)) {
+                    boolean passesParameter = inner.getArguments().stream()
+                            .anyMatch(a -> a instanceof NameExpr n && parameters.contains(n.getNameAsString()));
+                    if (!passesParameter) {
+                        continue;
+                    }
+                    Resolution r = resolve(inner);
+                    if (r.targets().isEmpty() && isHandoff(r, inner)) {
+                        return new ApiCatalogue.Match(r.api().entry(), typeName, name);
+                    }
+                }
+            } finally {
+                forwarding.get().remove(m);
+            }
+        }
+        return null;
     }
 
     /** True when the catalogue says lambdas passed to this call run on another thread. */

@@ -304,17 +304,20 @@ public final class RetryFacts {
         return out;
     }
 
-    /** A method computing a retry delay: named for it, or any method of a *Backoff class; and no randomness in its class. */
+    /**
+     * A method computing a wait, told by its type and not by its name: it returns a
+     * {@code java.time.Duration}; and nothing in its class draws a random number.
+     */
     private static boolean isDelayComputation(MethodInfo method) {
-        String name = method.name().toLowerCase(Locale.ROOT);
-        String type = method.declaringType().simpleName().toLowerCase(Locale.ROOT);
-        boolean delayish = type.contains("backoff") || name.contains("backoff") || name.contains("delay")
-                || name.contains("nextwait") || name.contains("interval");
-        if (!delayish || method.returnsVoid()) {
+        if (!(method.declaration() instanceof com.github.javaparser.ast.body.MethodDeclaration declaration)) {
+            return false;
+        }
+        String type = declaration.getType().asString();
+        if (!type.equals("Duration") && !type.equals("java.time.Duration")) {
             return false;
         }
         String classText = method.declaringType().declaration().toString().toLowerCase(Locale.ROOT);
-        return !classText.contains("random") && !classText.contains("jitter");
+        return !classText.contains("random");
     }
 
     private static boolean growsWithoutJitter(Expression e) {
