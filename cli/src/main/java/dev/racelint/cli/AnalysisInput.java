@@ -78,7 +78,7 @@ final class AnalysisInput {
                     + "suffixes are accepted.")
     long maxFileSize = AnalysisOptions.DEFAULT_MAX_FILE_BYTES;
 
-    @Option(names = "--file-time-limit", paramLabel = "SECONDS",
+    @Option(names = "--file-time-limit", paramLabel = "SECONDS", showDefaultValue = Visibility.NEVER,
             description = "Give up a file (with a too-slow diagnostic; the scan goes on) whose parsing takes longer "
                     + "than this, or whose analysis after parsing does, all phases together. Default: 60.")
     long fileTimeLimitSeconds = AnalysisOptions.DEFAULT_FILE_TIME_LIMIT.toSeconds();

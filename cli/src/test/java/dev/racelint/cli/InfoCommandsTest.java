@@ -106,6 +106,9 @@ class InfoCommandsTest {
                 .contains("--timings").contains("--no-color")
                 .contains("Examples:")
                 .doesNotContain("--debug");
+        for (String option : scan.out().split("\n(?=\\s{2,6}-)")) {
+            assertThat(option.split("Default:", -1)).as("one default per option:%n%s", option).hasSizeLessThanOrEqualTo(2);
+        }
 
         for (String command : List.of("rules", "explain")) {
             Cli.Run help = run(Cli.testRules(), command, "--help");
