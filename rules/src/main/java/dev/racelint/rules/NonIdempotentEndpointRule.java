@@ -1,8 +1,10 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
@@ -13,6 +15,7 @@ import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -54,10 +57,13 @@ public final class NonIdempotentEndpointRule implements Rule {
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 handler.describe());
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
-            if (HandlerRules.irreversible(site.item())) {
-                report(rule, context, handler, at, site.item().location(), site,
-                        "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")",
-                        site.item().effect().apiKey(), reporter);
+            EffectSite effect = site.item();
+            // A GET/HEAD/OPTIONS call reads; a replay that stops at a checked claim never gets here twice.
+            if (HandlerRules.irreversible(effect) && !effect.effect().readOnly()
+                    && !claimed(context, site, effect.call())) {
+                report(rule, context, handler, at, effect.location(), site,
+                        "calls " + effect.effect().api() + " (" + effect.effect().label() + ")",
+                        effect.effect().apiKey(), reporter);
                 return;
             }
         }
@@ -72,12 +78,43 @@ public final class NonIdempotentEndpointRule implements Rule {
             boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert())
                     || (item.kind() == DbOp.Kind.SAVE && flow != null
                         && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));
-            if (creates) {
+            if (creates && !keyChecked(context, op) && !claimed(context, op, item.call())) {
                 report(rule, context, handler, at, item.location().withLabel("creates a record: " + item.describe()), op,
-                        "creates a record (" + item.describe() + ")", item.describe(), reporter);
+                        "creates a record in " + item.table() + " (" + item.describe() + ")", item.describe(), reporter);
                 return;
             }
         }
+    }
+
+    /**
+     * The creation is decided by a read of its own table (an existence or natural-key check that
+     * returns or throws when the row is there), in the method that inserts or in one on the way
+     * to it: a retry finds the first request's row. The race of two concurrent requests is
+     * check-then-act's to report.
+     */
+    private static boolean keyChecked(MethodContext context, Reached<DbOp> op) {
+        return anyOnPath(context, op, op.item().call(), flow -> node -> !flow.decidingReads(node, op.item()).isEmpty());
+    }
+
+    /** A conditional update whose row count is tested decides whether {@code node} runs: the replay loses the claim. */
+    private static boolean claimed(MethodContext context, Reached<?> reached, Node node) {
+        return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty());
+    }
+
+    /** Does {@code test} hold at {@code node} in the method reached, or at any call on the path down to it? */
+    private static boolean anyOnPath(MethodContext context, Reached<?> reached, Node node,
+            java.util.function.Function<MethodFlow, java.util.function.Predicate<Node>> test) {
+        MethodFlow own = context.persistence().flow(reached.in()).orElse(null);
+        if (own != null && test.apply(own).test(node)) {
+            return true;
+        }
+        for (CallEdge edge : reached.path()) {
+            MethodFlow caller = context.persistence().flow(edge.caller()).orElse(null);
+            if (caller != null && test.apply(caller).test(edge.site())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An idempotency-key header parameter that the handler passes on (not only logs). */

@@ -145,6 +145,35 @@ public final class MethodFlow {
         return out;
     }
 
+    /**
+     * Reads of {@code write}'s table whose results decide whether {@code node} runs (an existence or
+     * natural-key check that returns or throws when the row is there): the check of check-then-act.
+     * {@code node} is the write's call, or a call in this method that leads to it.
+     */
+    public List<DbOp> decidingReads(Node node, DbOp write) {
+        List<DbOp> out = new ArrayList<>();
+        for (DbOp check : controlling(node)) {
+            if (check.kind() == DbOp.Kind.READ && check.sameTable(write)) {
+                out.add(check);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Conditional UPDATEs/DELETEs whose affected-row count decides whether {@code node} runs: a claim
+     * ({@code if (markUsed(token) == 0) return;}), so a second run stops at the claim.
+     */
+    public List<DbOp> claimsBefore(Node node) {
+        List<DbOp> out = new ArrayList<>();
+        for (DbOp op : controlling(node)) {
+            if ((op.kind() == DbOp.Kind.UPDATE || op.kind() == DbOp.Kind.DELETE) && op.conditional()) {
+                out.add(op);
+            }
+        }
+        return out;
+    }
+
     private static boolean isOptionalBranch(String name) {
         return name.equals("orElseGet") || name.equals("orElse") || name.equals("ifPresentOrElse")
                 || name.equals("or") || name.equals("orElseThrow") || name.equals("ifPresent");
