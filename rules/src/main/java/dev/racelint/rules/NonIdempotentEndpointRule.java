@@ -26,15 +26,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A POST endpoint with an irreversible effect or a record creation, and no idempotency key. */
+/**
+ * A POST endpoint with an irreversible effect or an unguarded record creation, and no idempotency
+ * key. A creation a natural-key read, an upsert or a checked claim decides repeats harmlessly; the
+ * concurrent race left there is check-then-act's.
+ */
 @RuleMetadata(
         id = "non-idempotent-endpoint",
         name = "NonIdempotentEndpoint",
         shape = "3",
         title = "POST endpoint without an idempotency key",
         description = "Clients retry: a double click, a mobile retry after a timeout, a proxy replaying after a 502. "
-                + "This POST handler creates a record or causes an irreversible effect (a payment or other remote "
-                + "call, mail, a broker publish) and takes no idempotency key, so every retry does it again.",
+                + "This POST handler creates a record that nothing looks up, upserts or claims first, or causes an "
+                + "irreversible effect (a payment or other remote call that is not a GET, mail, a broker publish) "
+                + "and takes no idempotency key, so every retry does it again.",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
         cwe = "837",
@@ -63,7 +68,8 @@ public final class NonIdempotentEndpointRule implements Rule {
                     && !claimed(context, site, effect.call())) {
                 report(rule, context, handler, at, effect.location(), site,
                         "calls " + effect.effect().api() + " (" + effect.effect().label() + ")",
-                        effect.effect().apiKey(), reporter);
+                        ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
+                        "makes the call again", effect.effect().apiKey(), reporter);
                 return;
             }
         }
@@ -80,7 +86,9 @@ public final class NonIdempotentEndpointRule implements Rule {
                         && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));
             if (creates && !keyChecked(context, op) && !claimed(context, op, item.call())) {
                 report(rule, context, handler, at, item.location().withLabel("creates a record: " + item.describe()), op,
-                        "creates a record in " + item.table() + " (" + item.describe() + ")", item.describe(), reporter);
+                        "creates a record" + (item.table().isEmpty() ? "" : " in " + item.table()) + " (" + item.describe() + ")",
+                        " that no read of its table, upsert or checked claim guards,", "creates another one",
+                        item.describe(), reporter);
                 return;
             }
         }
@@ -172,11 +180,13 @@ public final class NonIdempotentEndpointRule implements Rule {
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
-            CodeLocation effect, Reached<?> reached, String what, String key, Reporter reporter) {
+            CodeLocation effect, Reached<?> reached, String what, String unguarded, String again, String key,
+            Reporter reporter) {
         Message message = Message.builder()
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
-                .text(HandlerRules.via(reached) + " but takes no idempotency key: a retried request does it again.")
+                .text(HandlerRules.via(reached) + unguarded + " and takes no idempotency key: a retried request "
+                        + again + ".")
                 .build();
         reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
                 HandlerRules.flow(at, reached, effect), rule.fix(),
