@@ -96,12 +96,13 @@ public final class NonIdempotentEndpointRule implements Rule {
 
     /**
      * The creation is decided by a read of its own table (an existence or natural-key check that
-     * returns or throws when the row is there), in the method that inserts or in one on the way
-     * to it: a retry finds the first request's row. The race of two concurrent requests is
-     * check-then-act's to report.
+     * returns or throws when the row is there, not a limit a second row still passes), in the
+     * method that inserts or in one on the way to it: a retry finds the first request's row. The
+     * race of two concurrent requests is check-then-act's to report.
      */
     private static boolean keyChecked(MethodContext context, Reached<DbOp> op) {
-        return anyOnPath(context, op, op.item().call(), flow -> node -> !flow.decidingReads(node, op.item()).isEmpty());
+        return anyOnPath(context, op, op.item().call(),
+                flow -> node -> flow.decidingReads(node, op.item()).stream().anyMatch(flow::existenceTest));
     }
 
     /** A conditional update whose row count is tested decides whether {@code node} runs: the replay loses the claim. */
