@@ -49,8 +49,8 @@ public final class CheckThenActRule implements Rule {
             if (PersistenceRules.lockedReadBefore(context, ops, write)) {
                 continue;
             }
-            for (DbOp check : flow.controlling(write.call())) {
-                if (check.kind() != DbOp.Kind.READ || !check.sameTable(write) || PersistenceRules.lockHeld(context, check)
+            for (DbOp check : flow.decidingReads(write.call(), write)) {
+                if (PersistenceRules.lockHeld(context, check)
                         || uniqueInDatabase(write, check)) {
                     continue;
                 }

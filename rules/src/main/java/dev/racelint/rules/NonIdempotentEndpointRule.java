@@ -1,8 +1,10 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
@@ -13,6 +15,7 @@ import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -23,15 +26,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A POST endpoint with an irreversible effect or a record creation, and no idempotency key. */
+/**
+ * A POST endpoint with an irreversible effect or an unguarded record creation, and no idempotency
+ * key. A creation a natural-key read, an upsert or a checked claim decides repeats harmlessly; the
+ * concurrent race left there is check-then-act's.
+ */
 @RuleMetadata(
         id = "non-idempotent-endpoint",
         name = "NonIdempotentEndpoint",
         shape = "3",
         title = "POST endpoint without an idempotency key",
         description = "Clients retry: a double click, a mobile retry after a timeout, a proxy replaying after a 502. "
-                + "This POST handler creates a record or causes an irreversible effect (a payment or other remote "
-                + "call, mail, a broker publish) and takes no idempotency key, so every retry does it again.",
+                + "This POST handler creates a record that nothing looks up, upserts or claims first, or causes an "
+                + "irreversible effect (a payment or other remote call that is not a GET, mail, a broker publish) "
+                + "and takes no idempotency key, so every retry does it again.",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
         cwe = "837",
@@ -54,10 +62,14 @@ public final class NonIdempotentEndpointRule implements Rule {
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 handler.describe());
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
-            if (HandlerRules.irreversible(site.item())) {
-                report(rule, context, handler, at, site.item().location(), site,
-                        "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")",
-                        site.item().effect().apiKey(), reporter);
+            EffectSite effect = site.item();
+            // A GET/HEAD/OPTIONS call reads; a replay that stops at a checked claim never gets here twice.
+            if (HandlerRules.irreversible(effect) && !effect.effect().readOnly()
+                    && !claimed(context, site, effect.call())) {
+                report(rule, context, handler, at, effect.location(), site,
+                        "calls " + effect.effect().api() + " (" + effect.effect().label() + ")",
+                        ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
+                        "makes the call again", effect.effect().apiKey(), reporter);
                 return;
             }
         }
@@ -72,12 +84,46 @@ public final class NonIdempotentEndpointRule implements Rule {
             boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert())
                     || (item.kind() == DbOp.Kind.SAVE && flow != null
                         && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));
-            if (creates) {
+            if (creates && !keyChecked(context, op) && !claimed(context, op, item.call())) {
                 report(rule, context, handler, at, item.location().withLabel("creates a record: " + item.describe()), op,
-                        "creates a record (" + item.describe() + ")", item.describe(), reporter);
+                        "creates a record" + (item.table().isEmpty() ? "" : " in " + item.table()) + " (" + item.describe() + ")",
+                        " that no read of its table, upsert or checked claim guards,", "creates another one",
+                        item.describe(), reporter);
                 return;
             }
         }
+    }
+
+    /**
+     * The creation is decided by a read of its own table (an existence or natural-key check that
+     * returns or throws when the row is there, not a limit a second row still passes), in the
+     * method that inserts or in one on the way to it: a retry finds the first request's row. The
+     * race of two concurrent requests is check-then-act's to report.
+     */
+    private static boolean keyChecked(MethodContext context, Reached<DbOp> op) {
+        return anyOnPath(context, op, op.item().call(),
+                flow -> node -> flow.decidingReads(node, op.item()).stream().anyMatch(flow::existenceTest));
+    }
+
+    /** A conditional update whose row count is tested decides whether {@code node} runs: the replay loses the claim. */
+    private static boolean claimed(MethodContext context, Reached<?> reached, Node node) {
+        return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty());
+    }
+
+    /** Does {@code test} hold at {@code node} in the method reached, or at any call on the path down to it? */
+    private static boolean anyOnPath(MethodContext context, Reached<?> reached, Node node,
+            java.util.function.Function<MethodFlow, java.util.function.Predicate<Node>> test) {
+        MethodFlow own = context.persistence().flow(reached.in()).orElse(null);
+        if (own != null && test.apply(own).test(node)) {
+            return true;
+        }
+        for (CallEdge edge : reached.path()) {
+            MethodFlow caller = context.persistence().flow(edge.caller()).orElse(null);
+            if (caller != null && test.apply(caller).test(edge.site())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An idempotency-key header parameter that the handler passes on (not only logs). */
@@ -135,11 +181,13 @@ public final class NonIdempotentEndpointRule implements Rule {
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
-            CodeLocation effect, Reached<?> reached, String what, String key, Reporter reporter) {
+            CodeLocation effect, Reached<?> reached, String what, String unguarded, String again, String key,
+            Reporter reporter) {
         Message message = Message.builder()
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
-                .text(HandlerRules.via(reached) + " but takes no idempotency key: a retried request does it again.")
+                .text(HandlerRules.via(reached) + unguarded + " and takes no idempotency key: a retried request "
+                        + again + ".")
                 .build();
         reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
                 HandlerRules.flow(at, reached, effect), rule.fix(),

@@ -85,6 +85,8 @@ public final class ProjectConfig {
     /** What a declared API does, as the config spells it, and how it maps onto the catalogue. */
     public enum ApiKind {
         HTTP("NETWORK", "http", "HTTP"),
+        /** A remote call with GET semantics: still I/O, but repeating it changes nothing remotely. */
+        HTTP_READ("NETWORK", "http", "HTTP read"),
         PUBLISH("NETWORK", "publish", "broker publish"),
         MAIL("NETWORK", "mail", "mail"),
         RPC("NETWORK", "rpc", "RPC"),
@@ -300,6 +302,9 @@ public final class ProjectConfig {
             n.putArray("types").add(api.type());
             n.putArray("methods").add(api.method());
             n.put("effect", api.kind().effect);
+            if (api.kind() == ApiKind.HTTP_READ) {
+                n.putArray("readMethods").add("*");
+            }
             n.put("detail", api.kind().detail);
             n.put("label", api.kind().label + ", declared in " + file.getFileName());
         }

@@ -26,7 +26,13 @@ public final class ApiCatalogue {
 
     /** One catalogue entry. */
     public record Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
-            Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label) {
+            Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
+            Set<String> readMethods, String methodArgumentType) {
+
+        public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
+                Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label) {
+            this(typePatterns, methods, exceptMethods, chainRequires, anyReceiver, effect, detail, label, Set.of(), "");
+        }
 
         boolean acceptsMethod(String name) {
             if (exceptMethods.contains(name)) {
@@ -44,11 +50,44 @@ public final class ApiCatalogue {
             String key = (typeName == null ? "*" : typeName) + "#" + method;
             return new ApiEffect(entry.effect(), entry.detail(), entry.label(), api, key);
         }
+
+        /** The effect of this match at {@code call}: read-only when the API's method or HTTP-method argument is a safe one. */
+        public ApiEffect effect(com.github.javaparser.ast.expr.MethodCallExpr call) {
+            ApiEffect plain = effect();
+            return readOnly(call) ? plain.asReadOnly() : plain;
+        }
+
+        private boolean readOnly(com.github.javaparser.ast.expr.MethodCallExpr call) {
+            if (entry.readMethods().contains("*") || entry.readMethods().contains(method)) {
+                return true;
+            }
+            if (entry.methodArgumentType().isEmpty()) {
+                return false;
+            }
+            String argumentType = simpleName(entry.methodArgumentType());
+            for (var argument : call.getArguments()) {
+                // HttpMethod.GET: the constant of the catalogued HTTP-method type, not a value computed at run time
+                if (argument instanceof com.github.javaparser.ast.expr.FieldAccessExpr constant
+                        && simpleName(constant.getScope().toString()).equals(argumentType)
+                        && safeHttpMethod(constant.getNameAsString())) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
+
+    /** GET, HEAD and OPTIONS: the HTTP methods defined as safe (RFC 9110, 9.2.1), so a repeat changes nothing. */
+    public static boolean safeHttpMethod(String verb) {
+        return SAFE_HTTP_METHODS.contains(verb.toUpperCase(java.util.Locale.ROOT));
+    }
+
+    private static final Set<String> SAFE_HTTP_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
     /** An annotation that marks scanned interfaces or their methods as remote clients. */
     public record InterfaceEntry(Set<String> typeAnnotations, Set<String> methodAnnotations,
-            EffectKind effect, String detail, String label) {}
+            EffectKind effect, String detail, String label, Set<String> readAnnotations,
+            Map<String, String> methodAttributes) {}
 
     private final Map<String, List<Entry>> exactTypes = new HashMap<>();
     private final List<Map.Entry<Glob, Entry>> patternTypes = new ArrayList<>();
@@ -132,7 +171,9 @@ public final class ApiCatalogue {
                     api.path("anyReceiver").asBoolean(false),
                     EffectKind.valueOf(api.path("effect").asText()),
                     api.path("detail").asText(""),
-                    api.path("label").asText(""));
+                    api.path("label").asText(""),
+                    new LinkedHashSet<>(strings(api.path("readMethods"))),
+                    api.path("methodArgument").asText(""));
             if (entry.anyReceiver()) {
                 anyReceiver.add(entry);
             }
@@ -150,7 +191,9 @@ public final class ApiCatalogue {
                     new LinkedHashSet<>(strings(node.path("methodAnnotations"))),
                     EffectKind.valueOf(node.path("effect").asText()),
                     node.path("detail").asText(""),
-                    node.path("label").asText("")));
+                    node.path("label").asText(""),
+                    new LinkedHashSet<>(strings(node.path("readAnnotations"))),
+                    textMap(node.path("methodAttributes"))));
         }
     }
 
@@ -229,6 +272,12 @@ public final class ApiCatalogue {
             }
         }
         return new Match(entry, type, hit);
+    }
+
+    private static Map<String, String> textMap(JsonNode object) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        object.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
     }
 
     private static List<String> strings(JsonNode array) {

@@ -145,6 +145,82 @@ public final class MethodFlow {
         return out;
     }
 
+    /**
+     * Reads of {@code write}'s table whose results decide whether {@code node} runs (an existence or
+     * natural-key check that returns or throws when the row is there): the check of check-then-act.
+     * {@code node} is the write's call, or a call in this method that leads to it.
+     */
+    public List<DbOp> decidingReads(Node node, DbOp write) {
+        List<DbOp> out = new ArrayList<>();
+        for (DbOp check : controlling(node)) {
+            if (check.kind() == DbOp.Kind.READ && check.sameTable(write)) {
+                out.add(check);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Does {@code read} ask whether a row is there (EXISTS, a find, a value), rather than how many
+     * there are? A count is an existence test when the code compares it with 0 or 1
+     * ({@code count > 0}); compared with anything else it is a limit, which a second row passes.
+     */
+    public boolean existenceTest(DbOp read) {
+        if (read.shape() == DbOp.ReadShape.AGGREGATE) {
+            return false;
+        }
+        if (read.shape() != DbOp.ReadShape.COUNT) {
+            return true;
+        }
+        Node method = read.call();
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method == null) {
+            return false;
+        }
+        for (var compare : method.findAll(com.github.javaparser.ast.expr.BinaryExpr.class)) {
+            if (comparesWithZeroOrOne(compare, compare.getLeft(), compare.getRight(), read)
+                    || comparesWithZeroOrOne(compare, compare.getRight(), compare.getLeft(), read)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean comparesWithZeroOrOne(com.github.javaparser.ast.expr.BinaryExpr compare, Expression value,
+            Expression bound, DbOp read) {
+        var op = compare.getOperator();
+        boolean comparison = switch (op) {
+            case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS, EQUALS, NOT_EQUALS -> true;
+            default -> false;
+        };
+        if (!comparison || !reaching(value).contains(read)) {
+            return false;
+        }
+        String literal = bound instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr i ? i.getValue()
+                : bound instanceof com.github.javaparser.ast.expr.LongLiteralExpr l ? l.getValue() : null;
+        if (literal == null) {
+            return false;
+        }
+        String digits = literal.replace("_", "").replaceAll("[lL]$", "");
+        return digits.equals("0") || digits.equals("1");
+    }
+
+    /**
+     * Conditional UPDATEs/DELETEs whose affected-row count decides whether {@code node} runs: a claim
+     * ({@code if (markUsed(token) == 0) return;}), so a second run stops at the claim.
+     */
+    public List<DbOp> claimsBefore(Node node) {
+        List<DbOp> out = new ArrayList<>();
+        for (DbOp op : controlling(node)) {
+            if ((op.kind() == DbOp.Kind.UPDATE || op.kind() == DbOp.Kind.DELETE) && op.conditional()) {
+                out.add(op);
+            }
+        }
+        return out;
+    }
+
     private static boolean isOptionalBranch(String name) {
         return name.equals("orElseGet") || name.equals("orElse") || name.equals("ifPresentOrElse")
                 || name.equals("or") || name.equals("orElseThrow") || name.equals("ifPresent");

@@ -237,12 +237,47 @@ public final class CallResolver {
                         && annotations.has(md, entry.methodAnnotations());
                 if (typeMatch || methodMatch) {
                     ApiCatalogue.Entry synthetic = new ApiCatalogue.Entry(List.of(), Set.of("*"), Set.of(),
-                            Set.of(), false, entry.effect(), entry.detail(), entry.label());
+                            Set.of(), false, entry.effect(), entry.detail(), entry.label(),
+                            safeHttpMethod(m, entry) ? Set.of("*") : Set.of(), "");
                     return new ApiCatalogue.Match(synthetic, m.declaringType().qualifiedName(), m.name());
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * Does the client method's annotation give it a safe HTTP method: {@code @GetMapping},
+     * {@code @RequestLine("GET /x")}, {@code @RequestMapping(method = RequestMethod.GET)}?
+     */
+    private boolean safeHttpMethod(MethodInfo m, ApiCatalogue.InterfaceEntry entry) {
+        if (!(m.declaration() instanceof MethodDeclaration md)) {
+            return false;
+        }
+        if (!entry.readAnnotations().isEmpty() && annotations.has(md, entry.readAnnotations())) {
+            return true;
+        }
+        for (java.util.Map.Entry<String, String> named : entry.methodAttributes().entrySet()) {
+            var found = annotations.find(md, Set.of(named.getKey())).flatMap(a -> Annotations.attribute(a, named.getValue()));
+            if (found.isPresent() && ApiCatalogue.safeHttpMethod(httpVerb(found.get()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** "GET" from {@code "GET /users/{id}"}, {@code RequestMethod.GET} or {@code {RequestMethod.GET}}; else "". */
+    private static String httpVerb(Expression value) {
+        if (value instanceof com.github.javaparser.ast.expr.ArrayInitializerExpr array) {
+            return array.getValues().size() == 1 ? httpVerb(array.getValues().get(0)) : "";
+        }
+        if (value instanceof com.github.javaparser.ast.expr.StringLiteralExpr text) {
+            String trimmed = text.getValue().trim();
+            int space = trimmed.indexOf(' ');
+            return space < 0 ? trimmed : trimmed.substring(0, space);
+        }
+        String written = value.toString();
+        return written.substring(written.lastIndexOf('.') + 1);
     }
 
     /**
