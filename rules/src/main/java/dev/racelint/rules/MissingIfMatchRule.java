@@ -20,7 +20,7 @@ import dev.racelint.analyzer.rule.RuleMetadata;
 import java.util.List;
 import java.util.Set;
 
-/** A PUT/PATCH handler that loads a resource and overwrites it from the body with no precondition. */
+/** A PUT/PATCH handler that writes values of its request body over a stored resource with no precondition. */
 @RuleMetadata(
         id = "missing-if-match",
         name = "MissingIfMatch",
@@ -57,10 +57,12 @@ public final class MissingIfMatchRule implements Rule {
                 context.method(), body, context.limits().reachDepth());
         RequestBodyFlow.BodyWrite write = null;
         for (RequestBodyFlow.BodyWrite w : flow.writes()) {
-            if (w.op().conditional() || flow.compared(w)) {
-                return; // the update compares a version or state, or the body's value is checked against the stored one
+            if (w.op().conditional()) {
+                return; // the update compares a version or state
             }
-            write = write == null ? w : write;
+            if (write == null && !flow.compared(w)) {
+                write = w; // a write made only after the body's value was checked against the stored one is guarded
+            }
         }
         if (write == null || comparesVersion(context, handler)) {
             return;

@@ -49,8 +49,9 @@ final class RequestBodyFlow {
     private final PersistenceModel persistence;
     private final int maxDepth;
     private final List<BodyWrite> writes = new ArrayList<>();
-    /** A condition that compares a body value with a stored one guards these writes. */
-    private final Set<DbOp> comparedWrites = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** By method id: the declarations holding body data there (over every way it was called), and its reads. */
+    private final Map<Integer, Set<Node>> carryingIn = new HashMap<>();
+    private final Map<Integer, Set<Node>> readsIn = new HashMap<>();
     private final Map<String, BitSet> summaries = new HashMap<>();
 
     private RequestBodyFlow(CallGraph graph, PersistenceModel persistence, int maxDepth) {
@@ -82,7 +83,21 @@ final class RequestBodyFlow {
      * client carries its own precondition.
      */
     boolean compared(BodyWrite write) {
-        return comparedWrites.contains(write.op());
+        if (guarded(write.in(), write.op().call())) {
+            return true;
+        }
+        for (CallEdge edge : write.path()) {
+            if (guarded(edge.caller(), edge.site())) {
+                return true; // the call that leads to the write is made only after the comparison
+            }
+        }
+        return false;
+    }
+
+    private boolean guarded(MethodInfo method, Node site) {
+        Set<Node> carrying = carryingIn.get(method.id());
+        MethodFlow flow = persistence.flow(method).orElse(null);
+        return carrying != null && guardedByComparison(site, flow, carrying, readsIn.get(method.id()));
     }
 
     /** Analyses {@code method} with the parameters in {@code tainted} holding body data; returns the parameters holding it at the end. */
@@ -115,6 +130,12 @@ final class RequestBodyFlow {
         for (CallEdge edge : graph.facts(method).calls()) {
             callees.computeIfAbsent(edge.site(), k -> new ArrayList<>()).add(edge.callee());
         }
+        // a project method (each overload it may be) that only reads returns stored data
+        callees.forEach((site, targets) -> {
+            if (targets.stream().allMatch(t -> onlyReads(persistence.ops(t)))) {
+                reads.add(site);
+            }
+        });
         Map<Node, CallEdge> edgeAt = new IdentityHashMap<>();
         graph.facts(method).calls().forEach(e -> edgeAt.putIfAbsent(e.site(), e));
         for (int pass = 0; pass < PASSES; pass++) {
@@ -140,9 +161,6 @@ final class RequestBodyFlow {
                 }
             }
             for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
-                if (reads.contains(call)) {
-                    continue;
-                }
                 BitSet args = new BitSet();
                 for (int i = 0; i < call.getArguments().size(); i++) {
                     if (carries(call.getArgument(i), carrying, reads)) {
@@ -179,6 +197,8 @@ final class RequestBodyFlow {
                 }
             }
         }
+        carryingIn.computeIfAbsent(method.id(), k -> Collections.newSetFromMap(new IdentityHashMap<>())).addAll(carrying);
+        readsIn.put(method.id(), reads);
         collectWrites(method, path, carrying, reads);
         BitSet out = new BitSet();
         for (int i = 0; i < parameters.size(); i++) {
@@ -191,7 +211,6 @@ final class RequestBodyFlow {
     }
 
     private void collectWrites(MethodInfo method, List<CallEdge> path, Set<Node> carrying, Set<Node> reads) {
-        MethodFlow flow = persistence.flow(method).orElse(null);
         for (DbOp op : persistence.directOps(method)) {
             Expression value = null;
             if (op.kind() == DbOp.Kind.SAVE) {
@@ -207,9 +226,6 @@ final class RequestBodyFlow {
                 continue;
             }
             writes.add(new BodyWrite(op, method, path, value));
-            if (flow != null && guardedByComparison(op.call(), flow, carrying, reads)) {
-                comparedWrites.add(op);
-            }
         }
     }
 
@@ -250,8 +266,7 @@ final class RequestBodyFlow {
                 }
             }
             for (Expression condition : conditions) {
-                if (flow.reaching(condition).stream().anyMatch(op -> op.kind() == DbOp.Kind.READ)
-                        && holdsClientValue(condition, flow, carrying, reads)) {
+                if (comparesClientWithStored(condition, flow, carrying, reads)) {
                     return true;
                 }
             }
@@ -261,22 +276,71 @@ final class RequestBodyFlow {
     }
 
     /**
-     * Does the condition use a value that came from the body and not from the database? The entity the
-     * body is later copied onto carries the body too, but testing it ({@code entity == null}) tests
-     * the stored row, not the client's copy.
+     * Does the condition compare (an equality, or a call such as {@code equals} or {@code matches} taking
+     * both as operands) a value that came from the body and not from the database with one that the
+     * database returned? The entity the body is later copied onto carries the body too, but testing it
+     * ({@code entity == null}) tests the stored row; a read keyed by a body value
+     * ({@code existsByNumber(form.number())}) is a lookup, not the client's copy compared.
      */
-    private static boolean holdsClientValue(Expression condition, MethodFlow flow, Set<Node> carrying, Set<Node> reads) {
-        for (NameExpr name : condition.findAll(NameExpr.class)) {
-            if (insideRead(name, condition, reads)) {
+    private static boolean comparesClientWithStored(Expression condition, MethodFlow flow, Set<Node> carrying,
+            Set<Node> reads) {
+        List<Node> comparisons = new ArrayList<>(condition.findAll(com.github.javaparser.ast.expr.BinaryExpr.class,
+                b -> b.getOperator() == com.github.javaparser.ast.expr.BinaryExpr.Operator.EQUALS
+                        || b.getOperator() == com.github.javaparser.ast.expr.BinaryExpr.Operator.NOT_EQUALS));
+        comparisons.addAll(condition.findAll(MethodCallExpr.class, c -> !reads.contains(c) && !c.getArguments().isEmpty()));
+        for (Node comparison : comparisons) {
+            List<Node> operands = new ArrayList<>();
+            if (comparison instanceof com.github.javaparser.ast.expr.BinaryExpr b) {
+                operands.add(b.getLeft());
+                operands.add(b.getRight());
+            } else if (comparison instanceof MethodCallExpr c) {
+                c.getScope().ifPresent(operands::add);
+                operands.addAll(c.getArguments());
+            }
+            for (Node client : operands) {
+                if (!holdsClientValue(client, flow, carrying, reads)) {
+                    continue;
+                }
+                for (Node other : operands) {
+                    if (other != client && holdsStoredValue(other, flow, reads)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean holdsClientValue(Node operand, MethodFlow flow, Set<Node> carrying, Set<Node> reads) {
+        for (NameExpr name : operand.findAll(NameExpr.class)) {
+            if (insideRead(name, operand, reads) || stored(name, flow, reads)) {
                 continue;
             }
             Node declaration = LocalVariables.declarationOf(name.getNameAsString(), name);
-            if (declaration != null && carrying.contains(declaration)
-                    && flow.reaching(name).stream().noneMatch(op -> op.kind() == DbOp.Kind.READ)) {
+            if (declaration != null && carrying.contains(declaration)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean holdsStoredValue(Node operand, MethodFlow flow, Set<Node> reads) {
+        return operand.findFirst(Node.class, reads::contains).isPresent()
+                || operand.findAll(NameExpr.class).stream().anyMatch(n -> stored(n, flow, reads));
+    }
+
+    private static boolean onlyReads(List<DbOp> ops) {
+        return !ops.isEmpty() && ops.stream().allMatch(op -> op.kind() == DbOp.Kind.READ);
+    }
+
+    /** A local holding what the database returned: a read reaches it, or it is initialised from one ({@code flow} may be null). */
+    private static boolean stored(NameExpr name, MethodFlow flow, Set<Node> reads) {
+        if (flow != null && flow.reaching(name).stream().anyMatch(op -> op.kind() == DbOp.Kind.READ)) {
+            return true;
+        }
+        Node declaration = LocalVariables.declarationOf(name.getNameAsString(), name);
+        return declaration instanceof VariableDeclarator v && v.getInitializer().isPresent()
+                && v.getInitializer().get().findFirst(Node.class, reads::contains).isPresent();
     }
 
     private static boolean insideRead(Node node, Node root, Set<Node> reads) {
