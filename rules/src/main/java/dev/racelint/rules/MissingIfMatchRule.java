@@ -20,7 +20,7 @@ import dev.racelint.analyzer.rule.RuleMetadata;
 import java.util.List;
 import java.util.Set;
 
-/** A PUT/PATCH handler that loads a resource and overwrites it from the body with no precondition. */
+/** A PUT/PATCH handler that writes values of its request body over a stored resource with no precondition. */
 @RuleMetadata(
         id = "missing-if-match",
         name = "MissingIfMatch",
@@ -47,41 +47,56 @@ public final class MissingIfMatchRule implements Rule {
                 || handler.headers().keySet().stream().anyMatch(PRECONDITION_HEADERS::contains)) {
             return;
         }
-        List<Reached<DbOp>> ops = context.reachability().databaseOperations(context.method(), false);
-        Reached<DbOp> load = ops.stream().filter(o -> o.item().kind() == DbOp.Kind.READ && !o.item().table().isEmpty())
-                .findFirst().orElse(null);
-        if (load == null) {
+        // Only an overwrite from the client's representation: a command endpoint (no body, or a body
+        // whose values are not written) has no stale client copy to lose.
+        com.github.javaparser.ast.body.Parameter body = handler.body().orElse(null);
+        if (body == null) {
             return;
         }
-        Reached<DbOp> write = null;
-        for (Reached<DbOp> o : ops) {
-            DbOp op = o.item();
-            if ((op.kind() == DbOp.Kind.UPDATE || op.kind() == DbOp.Kind.SAVE) && op.sameTable(load.item())) {
-                if (op.conditional()) {
-                    return; // the update compares a version or state
-                }
-                write = write == null ? o : write;
+        RequestBodyFlow flow = RequestBodyFlow.of(context.transactions().graph(), context.persistence(),
+                context.method(), body, context.limits().reachDepth());
+        RequestBodyFlow.BodyWrite write = null;
+        for (RequestBodyFlow.BodyWrite w : flow.writes()) {
+            if (w.op().conditional()) {
+                return; // the update compares a version or state
+            }
+            if (write == null && !flow.compared(w)) {
+                write = w; // a write made only after the body's value was checked against the stored one is guarded
             }
         }
         if (write == null || comparesVersion(context, handler)) {
             return;
         }
+        DbOp written = write.op();
+        List<Reached<DbOp>> ops = context.reachability().databaseOperations(context.method(), false);
+        for (Reached<DbOp> o : ops) {
+            if ((o.item().kind() == DbOp.Kind.UPDATE || o.item().kind() == DbOp.Kind.SAVE) && o.item().conditional()
+                    && o.item().sameTable(written)) {
+                return; // another update of that table compares a version or state
+            }
+        }
+        Reached<DbOp> load = ops.stream().filter(o -> o.item().kind() == DbOp.Kind.READ && o.item().sameTable(written))
+                .findFirst().orElse(null);
         RuleDescriptor rule = descriptor();
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 handler.describe());
-        CodeLocation loadAt = load.item().location().withLabel("loads: " + load.item().describe());
-        CodeLocation writeAt = write.item().location().withLabel("overwrites: " + write.item().describe());
-        Message message = Message.builder()
-                .text("The " + handler.describe() + " loads ")
-                .link(load.item().table(), 0)
-                .text(" and ")
-                .link("overwrites it", 1)
-                .text(" from the request with no If-Match, ETag or version check: two clients editing the same "
+        String bodyName = body.getNameAsString();
+        CodeLocation writeAt = written.location().withLabel("writes the body's `" + bodyName + "`: " + written.describe());
+        List<CodeLocation> related = new java.util.ArrayList<>(List.of(writeAt));
+        Message.Builder text = Message.builder()
+                .text("The " + handler.describe() + " writes its request body `" + bodyName + "` into ")
+                .link(written.describe(), 0);
+        if (load != null) {
+            related.add(load.item().location().withLabel("loads: " + load.item().describe()));
+            text.text(" over the ").link("stored " + load.item().table(), 1);
+        }
+        Message message = text.text(" with no If-Match, ETag or version check: two clients editing the same "
                         + "version silently overwrite each other.")
                 .build();
-        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(loadAt, writeAt),
-                HandlerRules.flow(at, write, writeAt), rule.fix(),
-                Fingerprints.of(rule.id(), context.method().signature(), "handler", load.item().table()),
+        Reached<DbOp> reached = new Reached<>(written, write.in(), write.path());
+        reporter.report(new Finding(rule.id(), rule.level(), message, at, related,
+                HandlerRules.flow(at, reached, writeAt), rule.fix(),
+                Fingerprints.of(rule.id(), context.method().signature(), "handler", written.table()),
                 context.method().signature()));
     }
 
