@@ -53,5 +53,7 @@ class SchemaScanTest {
         Sources.write(dir, "src/main/resources/db/migration/V2__app_key.sql",
                 "CREATE UNIQUE INDEX ux_app_token_app ON app_token (app_id);\n");
         assertThat(scan().out()).as("app_id now picks one row").contains("[unchecked-row-count]");
+        assertThat(run("scan", dir.toString(), "--no-cache", "--coverage", "--fail-on", "none").out())
+                .containsPattern("schema +1 table with 2 primary or unique keys");
     }
 }
