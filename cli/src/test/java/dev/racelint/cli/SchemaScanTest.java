@@ -39,6 +39,15 @@ class SchemaScanTest {
     }
 
     @Test
+    void aTableDeclaredWithoutAnyKeyIsTreatedAsUnknown() {
+        Sources.write(dir, "src/main/java/demo/AppCleanup.java", SERVICE);
+        Sources.write(dir, "src/main/resources/schema.sql",
+                "CREATE TABLE app_token (id BIGINT NOT NULL, app_id BIGINT NOT NULL, is_deleted INT);\n");
+        assertThat(scan().out()).as("its key may be declared where the scan does not see it")
+                .contains("[unchecked-row-count]");
+    }
+
+    @Test
     void theSchemaDecidesAndEditingItInvalidatesTheCache() {
         Sources.write(dir, "src/main/java/demo/AppCleanup.java", SERVICE);
         assertThat(scan().out()).as("no DDL: the rule cannot tell a bulk filter").contains("[unchecked-row-count]");

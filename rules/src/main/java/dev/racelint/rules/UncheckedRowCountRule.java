@@ -15,6 +15,7 @@ import dev.racelint.analyzer.rule.Reporter;
 import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
+import dev.racelint.analyzer.schema.SchemaModel;
 import java.util.List;
 import java.util.Optional;
 
@@ -72,12 +73,13 @@ public final class UncheckedRowCountRule implements Rule {
     /**
      * Whether the WHERE's equalities ({@code IN} lists too: each value one row) may pick a single row: they
      * cover the primary key or a unique key of a table the tree declares (DDL or JPA mapping). A table the
-     * tree does not declare may be keyed either way, so the statement stays reported.
+     * tree does not declare (or declares with no key) may be keyed either way, so the statement stays reported.
      */
     private static boolean mayPinOneRow(MethodContext context, String table, java.util.Set<String> equalityColumns) {
         return context.persistence().schema().table(table)
                 .or(() -> context.persistence().entities().byName(table)
                         .flatMap(e -> context.persistence().schema().table(e.table())))
+                .filter(SchemaModel.Table::keyed)
                 .map(t -> t.pinsOneRow(equalityColumns)).orElse(true);
     }
 

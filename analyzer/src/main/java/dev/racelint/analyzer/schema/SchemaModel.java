@@ -34,8 +34,21 @@ public final class SchemaModel {
          */
         public boolean pinsOneRow(Collection<String> equalityColumns) {
             Set<String> given = new LinkedHashSet<>();
-            equalityColumns.forEach(c -> given.add(normalise(c)));
-            return keys.stream().anyMatch(k -> !k.isEmpty() && given.containsAll(k));
+            equalityColumns.forEach(c -> given.add(comparable(c)));
+            return keys.stream().anyMatch(k -> !k.isEmpty() && k.stream().allMatch(c -> given.contains(comparable(c))));
+        }
+
+        /** Whether any key is known: a table declared without one more likely has it declared elsewhere. */
+        public boolean keyed() {
+            return !keys.isEmpty();
+        }
+
+        /**
+         * A column as JPQL and SQL both spell it: JPQL names a field ({@code t.ticketId},
+         * {@code e.customer.id}) where SQL names the column ({@code ticket_id}, {@code customer_id}).
+         */
+        private static String comparable(String column) {
+            return normalise(column).replace("_", "").replace(".", "");
         }
     }
 

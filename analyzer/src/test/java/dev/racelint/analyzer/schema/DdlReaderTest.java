@@ -87,6 +87,9 @@ class DdlReaderTest {
         assertThat(table.pinsOneRow(List.of("APP_ID", "slot"))).isTrue();
         assertThat(table.pinsOneRow(List.of("app_id"))).isFalse();
         assertThat(table.pinsOneRow(List.of())).isFalse();
+        assertThat(table.pinsOneRow(List.of("appId", "slot"))).as("a JPQL field path names the column").isTrue();
+        assertThat(table.keyed()).isTrue();
+        assertThat(read("CREATE TABLE audit (at TIMESTAMP, what TEXT);").table("audit").orElseThrow().keyed()).isFalse();
     }
 
     @Test
