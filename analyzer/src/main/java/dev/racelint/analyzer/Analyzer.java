@@ -206,7 +206,7 @@ public final class Analyzer {
         MyBatisXml mappers = MyBatisXml.read(mapperFiles, diagnostics, limits);
         SqlFactsSource sql = new SqlFactsSource(index, limits);
         DbOpClassifier classifier = new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers);
-        DdlReader ddl = DdlReader.read(sqlFiles, diagnostics, limits.get(AnalysisLimits.Limit.MAPPER_FILE_BYTES));
+        DdlReader ddl = DdlReader.read(sqlFiles, diagnostics, limits);
         PersistenceModel persistence = new PersistenceModel(index, resolver, classifier, limits, ddl);
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);

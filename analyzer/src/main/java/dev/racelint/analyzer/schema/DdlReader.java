@@ -1,7 +1,9 @@
 package dev.racelint.analyzer.schema;
 
+import dev.racelint.analyzer.AnalysisLimits;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
+import dev.racelint.analyzer.sql.SqlModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.alter.Alter;
 import net.sf.jsqlparser.statement.alter.AlterExpression;
@@ -42,18 +43,33 @@ public final class DdlReader {
             "(?:constraint\\s+\\S+\\s+)?(primary\\s+key|unique(?:\\s+(?:key|index))?)(?:\\s+(?!\\()\\S+)?\\s*\\(([^)]*)\\)",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
+    /** JSqlParser's budget per DDL statement; one it cannot parse in time goes to the token reader. */
+    private static final long PARSE_MILLIS = 2_000;
+
     private final SchemaModel.Builder builder = new SchemaModel.Builder();
+    private final int maxParsedChars;
     private int files;
 
-    private DdlReader() {}
+    private DdlReader(int maxParsedChars) {
+        this.maxParsedChars = maxParsedChars;
+    }
 
     public static DdlReader empty() {
-        return new DdlReader();
+        return new DdlReader(AnalysisLimits.DEFAULT.get(AnalysisLimits.Limit.SQL_PARSE_CHARS));
+    }
+
+    /**
+     * Reads the {@code .sql} files, each up to {@code mapper-file-bytes}; statements longer than
+     * {@code sql-parse-chars} go to the token reader only.
+     */
+    public static DdlReader read(List<Path> sqlFiles, List<Diagnostic> diagnostics, AnalysisLimits limits) {
+        return read(sqlFiles, diagnostics, limits.get(AnalysisLimits.Limit.MAPPER_FILE_BYTES),
+                limits.get(AnalysisLimits.Limit.SQL_PARSE_CHARS));
     }
 
     /** Reads the {@code .sql} files, each up to {@code maxBytes}; a file larger or unreadable gets a diagnostic. */
-    public static DdlReader read(List<Path> sqlFiles, List<Diagnostic> diagnostics, long maxBytes) {
-        DdlReader reader = new DdlReader();
+    static DdlReader read(List<Path> sqlFiles, List<Diagnostic> diagnostics, long maxBytes, int maxParsedChars) {
+        DdlReader reader = new DdlReader(maxParsedChars);
         for (Path file : sqlFiles) {
             try {
                 if (Files.size(file) > maxBytes) {
@@ -100,12 +116,7 @@ public final class DdlReader {
 
     /** JSqlParser's reading; false when it refuses the statement or returns a shape not handled here. */
     private boolean parsed(String sql) {
-        Statement statement;
-        try {
-            statement = CCJSqlParserUtil.parse(sql);
-        } catch (Exception | StackOverflowError e) {
-            return false;
-        }
+        Statement statement = sql.length() > maxParsedChars ? null : SqlModel.parseTree(sql, PARSE_MILLIS);
         if (statement instanceof CreateTable create) {
             String table = create.getTable().getFullyQualifiedName();
             builder.table(table);
@@ -235,7 +246,8 @@ public final class DdlReader {
 
     /**
      * The script's statements, split at semicolons outside quotes and comments; comments (also
-     * MySQL's {@code /*! .. *}{@code /} version comments, which hold only dump options) dropped.
+     * MySQL's {@code /*! .. *}{@code /} version comments, which hold only dump options) dropped; a
+     * backslash escapes the next character inside single quotes, as in MySQL dumps.
      */
     static List<String> statements(String script) {
         List<String> out = new ArrayList<>();
@@ -246,7 +258,9 @@ public final class DdlReader {
             char c = script.charAt(i);
             if (quote != 0) {
                 current.append(c);
-                if (c == quote) {
+                if (c == '\\' && quote == '\'' && i + 1 < n) {
+                    current.append(script.charAt(++i)); // MySQL dumps escape quotes in values: 'O\'Brien'
+                } else if (c == quote) {
                     quote = 0;
                 }
                 continue;

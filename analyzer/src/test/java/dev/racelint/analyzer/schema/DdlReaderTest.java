@@ -71,10 +71,13 @@ class DdlReaderTest {
                   CONSTRAINT `fk_app` FOREIGN KEY (`app_id`) REFERENCES `app` (`id`)
                 ) ENGINE=InnoDB AUTO_INCREMENT=42 DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC COMMENT='tokens; one per app';
                 LOCK TABLES `app_token` WRITE;
-                INSERT INTO `app_token` VALUES (1,2,'x;y',0);
+                INSERT INTO `app_token` VALUES (1,2,'x;y',0),(2,3,'O\\'Brien; ok',0);
                 UNLOCK TABLES;
+                CREATE TABLE `app` (`id` bigint NOT NULL, `slug` varchar(20), PRIMARY KEY (`id`), UNIQUE KEY `uk_slug` (`slug`));
                 """);
         assertThat(keys(schema, "app_token")).containsExactlyInAnyOrder(Set.of("id"), Set.of("token"));
+        assertThat(keys(schema, "app")).as("after a value with an escaped quote")
+                .containsExactlyInAnyOrder(Set.of("id"), Set.of("slug"));
     }
 
     @Test
@@ -98,7 +101,7 @@ class DdlReaderTest {
                 "create table coupons (code varchar(10) primary key);\nthis is not sql at all;\n");
         Path large = Files.writeString(dir.resolve("dump.sql"), "create table big (id int primary key);" + " ".repeat(2000));
         List<Diagnostic> diagnostics = new ArrayList<>();
-        DdlReader reader = DdlReader.read(List.of(small, large), diagnostics, 1000);
+        DdlReader reader = DdlReader.read(List.of(small, large), diagnostics, 1000, 60_000);
         assertThat(reader.files()).isEqualTo(1);
         assertThat(reader.model().table("coupons")).isPresent();
         assertThat(reader.model().table("big")).isEmpty();
