@@ -56,8 +56,9 @@ public final class AnalysisLimits {
                 "nested `<include refid>` fragments inlined into a MyBatis statement",
                 "a deeper `<include>` is left out of the statement's SQL"),
         MAPPER_FILE_BYTES("mapper-file-bytes", 2_000_000, 1_000, 64_000_000,
-                "size of one MyBatis mapper XML file read",
-                "a larger mapper is not read (a mapper-xml note): its statements are unknown"),
+                "size of one MyBatis mapper XML file read, and of one .sql file read for the schema",
+                "a larger mapper is not read (a mapper-xml note): its statements are unknown; a larger .sql file "
+                        + "gives the schema no table (a file-too-large warning)"),
         SQL_EXPRESSION_DEPTH("sql-expression-depth", 48, 1, 256,
                 "levels of a Java expression followed to read its SQL text: each parenthesis, cast, concatenation, "
                         + "constant or local variable, format argument is one",

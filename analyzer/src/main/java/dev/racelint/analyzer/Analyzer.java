@@ -31,6 +31,7 @@ import dev.racelint.analyzer.persistence.DbOpClassifier;
 import dev.racelint.analyzer.persistence.EntityModel;
 import dev.racelint.analyzer.persistence.MyBatisXml;
 import dev.racelint.analyzer.persistence.PersistenceModel;
+import dev.racelint.analyzer.schema.DdlReader;
 import dev.racelint.analyzer.persistence.SqlFactsSource;
 import dev.racelint.analyzer.resolve.CallResolver;
 import dev.racelint.analyzer.resolve.ClasspathTypes;
@@ -151,8 +152,8 @@ public final class Analyzer {
 
         FileBudget budget = new FileBudget(parsed.files().stream().map(ParsedFile::path).toList(),
                 options.fileTimeLimit(), clock);
-        Analysed analysed = analyseTrees(parsed.files(), sources.mapperFiles(), options, budget, progress, timings,
-                diagnostics, t2);
+        Analysed analysed = analyseTrees(parsed.files(), sources.mapperFiles(), sources.sqlFiles(), options, budget,
+                progress, timings, diagnostics, t2);
 
         List<Finding> sorted = new ArrayList<>(analysed.findings());
         sorted.sort(FINDING_ORDER);
@@ -183,6 +184,13 @@ public final class Analyzer {
      */
     Analysed analyseTrees(List<ParsedFile> files, List<Path> mapperFiles, AnalysisOptions options, FileBudget budget,
             ProgressListener progress, LinkedHashMap<String, Long> timings, List<Diagnostic> diagnostics, long since) {
+        return analyseTrees(files, mapperFiles, List.of(), options, budget, progress, timings, diagnostics, since);
+    }
+
+    /** As above, with the {@code .sql} files the schema model reads DDL from. */
+    Analysed analyseTrees(List<ParsedFile> files, List<Path> mapperFiles, List<Path> sqlFiles, AnalysisOptions options,
+            FileBudget budget, ProgressListener progress, LinkedHashMap<String, Long> timings,
+            List<Diagnostic> diagnostics, long since) {
         List<Rule> active = activeRules(options);
         ProgramIndex index = ProgramIndex.build(files, options.threads(), budget);
         long t3 = lap(timings, "index", since);
@@ -198,7 +206,8 @@ public final class Analyzer {
         MyBatisXml mappers = MyBatisXml.read(mapperFiles, diagnostics, limits);
         SqlFactsSource sql = new SqlFactsSource(index, limits);
         DbOpClassifier classifier = new DbOpClassifier(index, resolver, new EntityModel(index), sql, mappers);
-        PersistenceModel persistence = new PersistenceModel(index, resolver, classifier, limits);
+        DdlReader ddl = DdlReader.read(sqlFiles, diagnostics, limits);
+        PersistenceModel persistence = new PersistenceModel(index, resolver, classifier, limits, ddl);
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
@@ -303,6 +312,7 @@ public final class Analyzer {
             return null;
         }
         List<Path> inputFiles = new ArrayList<>(sources.mapperFiles());
+        inputFiles.addAll(sources.sqlFiles());
         sources.files().forEach(f -> inputFiles.add(f.path()));
         Optional<CacheKey.Inputs> inputs = CacheKey.inputs(inputFiles, options.threads());
         if (inputs.isEmpty()) {

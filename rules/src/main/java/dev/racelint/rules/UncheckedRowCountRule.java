@@ -15,6 +15,7 @@ import dev.racelint.analyzer.rule.Reporter;
 import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
+import dev.racelint.analyzer.schema.SchemaModel;
 import java.util.List;
 import java.util.Optional;
 
@@ -53,6 +54,9 @@ public final class UncheckedRowCountRule implements Rule {
             if (MethodFlow.resultUsed(op.end())) {
                 continue;
             }
+            if (!mayPinOneRow(context, op.table(), op.keyColumns())) {
+                continue; // a bulk filter over rows the schema does not key on: 0 rows is a normal outcome
+            }
             Message message = Message.builder()
                     .link(PersistenceRules.name(op), 0)
                     .text(" is a conditional " + op.kind().name() + " on " + op.table()
@@ -66,6 +70,19 @@ public final class UncheckedRowCountRule implements Rule {
         }
     }
 
+    /**
+     * Whether the WHERE's equalities ({@code IN} lists too: each value one row) may pick a single row: they
+     * cover the primary key or a unique key of a table the tree declares (DDL or JPA mapping). A table the
+     * tree does not declare (or declares with no key) may be keyed either way, so the statement stays reported.
+     */
+    private static boolean mayPinOneRow(MethodContext context, String table, java.util.Set<String> equalityColumns) {
+        return context.persistence().schema().table(table)
+                .or(() -> context.persistence().entities().byName(table)
+                        .flatMap(e -> context.persistence().schema().table(e.table())))
+                .filter(SchemaModel.Table::keyed)
+                .map(t -> t.pinsOneRow(equalityColumns)).orElse(true);
+    }
+
     /** A repository/mapper method declared {@code void} for a conditional UPDATE/DELETE: the count is lost there. */
     private static void checkDeclaration(MethodContext context, RuleDescriptor rule, Reporter reporter) {
         if (!context.method().returnsVoid() || context.method().isConstructor() || context.method().body() != null) {
@@ -73,7 +90,8 @@ public final class UncheckedRowCountRule implements Rule {
         }
         Optional<SqlFacts> facts = context.persistence().classifier().declaredStatement(context.method());
         if (facts.isEmpty() || !facts.get().conditional()
-                || (facts.get().kind() != SqlFacts.Kind.UPDATE && facts.get().kind() != SqlFacts.Kind.DELETE)) {
+                || (facts.get().kind() != SqlFacts.Kind.UPDATE && facts.get().kind() != SqlFacts.Kind.DELETE)
+                || !mayPinOneRow(context, facts.get().table(), facts.get().keyColumns())) {
             return;
         }
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),

@@ -101,11 +101,18 @@ public record Coverage(int files, long sourceLines, EntryPoints entryPoints, Tra
      *                         interface, annotated {@code @Mapper} or {@code @Repository}
      * @param namedTypes       types whose name ends in Mapper, Repository, Dao or DAO (shown as
      *                         evidence, never a reason on its own)
+     * @param schemaTables     tables the schema model knows (DDL in {@code .sql} files, JPA mappings)
+     * @param schemaKeys       primary and unique keys it knows over those tables
      */
     public record DataAccess(int mapperXmlFiles, int importingFiles, Map<String, Integer> imports, int declaredTypes,
-            int namedTypes) {
+            int namedTypes, int schemaTables, int schemaKeys) {
         public DataAccess {
             imports = ordered(imports);
+        }
+
+        public DataAccess(int mapperXmlFiles, int importingFiles, Map<String, Integer> imports, int declaredTypes,
+                int namedTypes) {
+            this(mapperXmlFiles, importingFiles, imports, declaredTypes, namedTypes, 0, 0);
         }
 
         /** Whether anything besides names says the code reads or writes a database. */

@@ -456,7 +456,8 @@ public final class CoverageModel {
                 named++;
             }
         }
-        return new Coverage.DataAccess(mapperXmlFiles, importing, imports, declared, named);
+        return new Coverage.DataAccess(mapperXmlFiles, importing, imports, declared, named,
+                persistence.schema().tableCount(), persistence.schema().keyCount());
     }
 
     /**

@@ -36,7 +36,16 @@ public final class EntityModel {
 
     /** One entity. Column names are lower-case snake case, as tables usually spell them. */
     public record Entity(TypeInfo type, String table, boolean versioned, Set<String> uniqueColumns,
-            List<Set<String>> uniqueColumnSets) {
+            List<Set<String>> uniqueColumnSets, Set<String> idColumns, Set<String> compositeIdColumns,
+            Set<String> versionColumns) {
+
+        /**
+         * The id spans several columns ({@code @EmbeddedId}, or several {@code @Id} under {@code @IdClass}):
+         * {@link #compositeIdColumns} together are the key, none alone (empty when the embeddable is not in the tree).
+         */
+        public boolean compositeId() {
+            return idColumns.size() > 1 || !compositeIdColumns.isEmpty();
+        }
 
         /** Is a row with these column values unique by a database constraint? */
         public boolean uniqueOn(Set<String> columns) {
@@ -57,7 +66,10 @@ public final class EntityModel {
         }
     }
 
+    static final Set<String> EMBEDDED_ID = Set.of("jakarta.persistence.EmbeddedId", "javax.persistence.EmbeddedId");
+
     private final Map<String, Entity> byQualifiedName = new HashMap<>();
+    private final List<Entity> all = new java.util.ArrayList<>();
     private final Map<String, Entity> bySimpleName = new HashMap<>();
     private final Map<String, Entity> byTable = new HashMap<>();
 
@@ -73,14 +85,24 @@ public final class EntityModel {
                     .orElse(snake(type.simpleName()));
             boolean versioned = false;
             Set<String> unique = new LinkedHashSet<>();
+            Set<String> ids = new LinkedHashSet<>();
+            Set<String> embeddedIdColumns = new LinkedHashSet<>();
+            Set<String> versionColumns = new LinkedHashSet<>();
             for (TypeInfo t = type; t != null; t = superclass(index, t)) {
                 for (FieldDeclaration field : t.declaration().getFields()) {
                     String column = columnName(annotations, field);
                     if (annotations.has(field, VERSION)) {
                         versioned = true;
+                        versionColumns.add(column);
                     }
                     if (annotations.has(field, ID) || annotations.has(field, NATURAL_ID)) {
                         unique.add(column);
+                    }
+                    if (annotations.has(field, ID)) {
+                        ids.add(column);
+                    }
+                    if (annotations.has(field, EMBEDDED_ID)) {
+                        embeddedIdColumns.addAll(embeddableColumns(index, annotations, field));
                     }
                     annotations.find(field, COLUMN).flatMap(a -> Annotations.attribute(a, "unique"))
                             .filter(v -> v instanceof BooleanLiteralExpr b && b.getValue())
@@ -99,11 +121,32 @@ public final class EntityModel {
                                     sets.add(set);
                                 }
                             })));
-            Entity entity = new Entity(type, table.toLowerCase(Locale.ROOT), versioned, unique, sets);
+            Entity entity = new Entity(type, table.toLowerCase(Locale.ROOT), versioned, unique, sets, ids,
+                    embeddedIdColumns.isEmpty() && ids.size() > 1 ? ids : embeddedIdColumns, versionColumns);
+            all.add(entity);
             byQualifiedName.put(type.qualifiedName(), entity);
             bySimpleName.putIfAbsent(type.simpleName().toLowerCase(Locale.ROOT), entity);
             byTable.putIfAbsent(entity.table(), entity);
         }
+    }
+
+    /** The columns of an {@code @EmbeddedId} field's embeddable type, when it is in the tree. */
+    private static Set<String> embeddableColumns(ProgramIndex index, Annotations annotations, FieldDeclaration field) {
+        Set<String> out = new LinkedHashSet<>();
+        var ref = index.resolveType(field.getElementType(), field);
+        if (ref.isProject()) {
+            for (FieldDeclaration f : ref.project().declaration().getFields()) {
+                if (!f.isStatic()) {
+                    out.add(columnName(annotations, f));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every entity, in the order of the program's types. */
+    public List<Entity> all() {
+        return List.copyOf(all);
     }
 
     private static TypeInfo superclass(ProgramIndex index, TypeInfo t) {

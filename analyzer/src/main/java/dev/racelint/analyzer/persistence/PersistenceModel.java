@@ -40,12 +40,21 @@ public final class PersistenceModel {
     /** Passes over a method's locals when tracking database results ({@code flow-passes}). */
     private final int flowPasses;
 
+    private final dev.racelint.analyzer.schema.SchemaModel schema;
+
     public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier) {
         this(index, resolver, classifier, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
     }
 
     public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier,
             dev.racelint.analyzer.AnalysisLimits limits) {
+        this(index, resolver, classifier, limits, dev.racelint.analyzer.schema.DdlReader.empty());
+    }
+
+    /** With the DDL read from the tree's {@code .sql} files, merged with the JPA mappings into {@link #schema()}. */
+    public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier,
+            dev.racelint.analyzer.AnalysisLimits limits, dev.racelint.analyzer.schema.DdlReader ddl) {
+        this.schema = dev.racelint.analyzer.schema.SchemaModel.of(ddl, classifier.entities());
         this.flowPasses = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.FLOW_PASSES);
         this.helperCalls = limits.get(dev.racelint.analyzer.AnalysisLimits.Limit.HELPER_CALLS);
         for (int level = 1; level <= helperCalls; level++) {
@@ -56,6 +65,11 @@ public final class PersistenceModel {
         this.classifier = classifier;
         this.direct = new MethodMemo<>(index);
         this.flows = new MethodMemo<>(index);
+    }
+
+    /** Tables and their keys, from the tree's DDL and JPA mappings. */
+    public dev.racelint.analyzer.schema.SchemaModel schema() {
+        return schema;
     }
 
     public EntityModel entities() {

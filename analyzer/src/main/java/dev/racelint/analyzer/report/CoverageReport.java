@@ -88,6 +88,9 @@ public final class CoverageReport {
         data.append(", ").append(count(access.declaredTypes(), "type", "types")).append(" declared as data access, ")
                 .append(access.namedTypes()).append(" named like it");
         rows.add(row("data access seen", data.toString()));
+        rows.add(row("schema", count(access.schemaTables(), "table", "tables") + " with "
+                + count(access.schemaKeys(), "primary or unique key", "primary or unique keys")
+                + " (DDL in .sql files, JPA mappings)"));
         rows.add(row("blind spots", count(c.blindSpots().types(), "type", "types") + ", "
                 + count(c.blindSpots().calls(), "call", "calls")
                 + " in transactions and handlers on types racelint does not know"
@@ -140,6 +143,8 @@ public final class CoverageReport {
         counts(data.putObject("imports"), access.imports());
         data.put("declaredTypes", access.declaredTypes());
         data.put("namedTypes", access.namedTypes());
+        data.put("schemaTables", access.schemaTables());
+        data.put("schemaKeys", access.schemaKeys());
         return doc;
     }
 

@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -70,8 +71,15 @@ public final class SourceDiscovery {
     /**
      * @param files        the Java sources to analyse, sorted
      * @param mapperFiles  XML files that may be MyBatis mappers (named or placed like one), sorted
+     * @param sqlFiles     {@code .sql} files (schema scripts, migrations, dumps) the schema model reads DDL from, sorted
      */
-    public record Result(List<SourceFile> files, List<Diagnostic> diagnostics, List<Path> mapperFiles) {}
+    public record Result(List<SourceFile> files, List<Diagnostic> diagnostics, List<Path> mapperFiles,
+            List<Path> sqlFiles) {
+
+        public Result(List<SourceFile> files, List<Diagnostic> diagnostics, List<Path> mapperFiles) {
+            this(files, diagnostics, mapperFiles, List.of());
+        }
+    }
 
     /**
      * What discovery saw, counted to say why a scan has nothing to analyse.
@@ -94,7 +102,8 @@ public final class SourceDiscovery {
     public Result discover(List<Path> roots, Path sourceRoot) {
         Walk walk = new Walk(sourceRoot, null);
         walk.run(roots);
-        return new Result(List.copyOf(walk.found.values()), walk.diagnostics, List.copyOf(walk.mappers));
+        return new Result(List.copyOf(walk.found.values()), walk.diagnostics, List.copyOf(walk.mappers),
+                List.copyOf(walk.sqlFiles));
     }
 
     /**
@@ -151,6 +160,7 @@ public final class SourceDiscovery {
         private final List<SourceDiscovery> perGlob;
         final TreeMap<Path, SourceFile> found = new TreeMap<>();
         final TreeSet<Path> mappers = new TreeSet<>();
+        final TreeSet<Path> sqlFiles = new TreeSet<>();
         final List<Diagnostic> diagnostics = new ArrayList<>();
         private final Set<Path> walked = new HashSet<>();
         private final Set<Path> seenFiles = new HashSet<>();
@@ -379,7 +389,8 @@ public final class SourceDiscovery {
             String name = relative.getFileName().toString();
             boolean java = tree.sources() && name.endsWith(".java");
             boolean xml = !java && name.endsWith(".xml");
-            if (!java && (!xml || census())) {
+            boolean sql = !java && name.toLowerCase(Locale.ROOT).endsWith(".sql");
+            if (!java && ((!xml && !sql) || census())) {
                 return;
             }
             int standing = folderStanding == INCLUDED ? standingOf(relative) : folderStanding;
@@ -389,7 +400,7 @@ public final class SourceDiscovery {
                 return;
             }
             boolean mapper = xml && standing == INCLUDED && declaresMapper(real, size);
-            if (!java && !mapper) {
+            if (!java && !mapper && !sql) {
                 return;
             }
             if (census()) {
@@ -412,6 +423,14 @@ public final class SourceDiscovery {
             }
             if (mapper) {
                 mappers.add(named);
+            } else if (sql) {
+                if (size > maxFileBytes) {
+                    diagnostics.add(new Diagnostic(named, 0, 0, Level.WARNING, "file-too-large",
+                            "SQL file not read for the schema: " + size + " bytes is over the " + maxFileBytes
+                                    + "-byte limit"));
+                } else {
+                    sqlFiles.add(named);
+                }
             } else {
                 source(named, size);
             }

@@ -200,6 +200,16 @@ public final class SqlModel {
         }
     }
 
+    /** JSqlParser's tree in its simple grammar mode within {@code timeoutMillis}, or null (for DDL, read elsewhere). */
+    public static Statement parseTree(String sql, long timeoutMillis) {
+        try {
+            return CCJSqlParserUtil.parseStatement(CCJSqlParserUtil.newParser(sql).withTimeOut(timeoutMillis)
+                    .withAllowComplexParsing(false), PARSER_THREADS);
+        } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+            return null;
+        }
+    }
+
     /** JSqlParser's tree, or null on a parse error or when the time budget runs out. */
     private Statement jsqlParse(String sql) {
         long start = System.nanoTime();

@@ -30,7 +30,7 @@ class CoverageReportTest {
                 operations, new Coverage.Sql(40, 2), effects,
                 new Coverage.BlindSpots(4, 20, List.of(new Coverage.BlindSpot("com.aliyun.oss.OSS", 12),
                         new Coverage.BlindSpot("evil.\u001b[2JType", 8))),
-                new Coverage.DataAccess(12, 40, counts("org.apache.ibatis", 30, "java.sql", 10), 3, 7));
+                new Coverage.DataAccess(12, 40, counts("org.apache.ibatis", 30, "java.sql", 10), 3, 7, 9, 14));
     }
 
     private static ScanReport with(ScanReport r, Coverage coverage) {
@@ -70,6 +70,7 @@ class CoverageReportTest {
                 .contains("  effects              61: HTTP 40, broker publish 21\n")
                 .contains("  data access seen     12 mapper XML files, 40 files importing data-access packages"
                         + " (org.apache.ibatis 30, java.sql 10), 3 types declared as data access, 7 named like it\n")
+                .contains("  schema               9 tables with 14 primary or unique keys (DDL in .sql files, JPA mappings)\n")
                 .contains("  blind spots          4 types, 20 calls in transactions and handlers")
                 .contains("\n    com.aliyun.oss.OSS  12\n    evil.\\u001b[2JType  8\n")
                 .doesNotContain("\u001b");
@@ -101,7 +102,8 @@ class CoverageReportTest {
         assertThat(c.get("blindSpots").toString()).isEqualTo("{\"types\":4,\"calls\":20,\"top\":[{\"type\":"
                 + "\"com.aliyun.oss.OSS\",\"calls\":12},{\"type\":\"evil.\\u001B[2JType\",\"calls\":8}]}");
         assertThat(c.get("dataAccess").toString()).isEqualTo("{\"mapperXmlFiles\":12,\"importingFiles\":40,\"imports\":"
-                + "{\"org.apache.ibatis\":30,\"java.sql\":10},\"declaredTypes\":3,\"namedTypes\":7}");
+                + "{\"org.apache.ibatis\":30,\"java.sql\":10},\"declaredTypes\":3,\"namedTypes\":7,\"schemaTables\":9,"
+                + "\"schemaKeys\":14}");
         assertThat(c.get("files").asInt()).isEqualTo(41);
         assertThat(c.get("sourceLines").asLong()).isEqualTo(3210);
     }

@@ -228,6 +228,24 @@ class SourceDiscoveryTest {
     }
 
     @Test
+    void sqlFilesAreHandedOnForTheSchemaUnderTheSameRulesAsSources() throws IOException {
+        write("src/main/resources/db/migration/V1__init.sql");
+        write("src/main/resources/schema.SQL");
+        write("src/test/resources/test-data.sql");
+        write("generated/dump.sql");
+        Path big = root.resolve("src/main/resources/huge.sql");
+        Files.writeString(big, "x".repeat(200));
+        Files.createSymbolicLink(root.resolve("src/main/resources/leak.sql"), secret);
+
+        SourceDiscovery.Result result = new SourceDiscovery(false, List.of("generated/**"), 100).discover(List.of(root), root);
+
+        assertThat(result.sqlFiles()).extracting(p -> ReportPaths.relative(root, p).orElseThrow())
+                .containsExactly("src/main/resources/db/migration/V1__init.sql", "src/main/resources/schema.SQL");
+        assertThat(result.diagnostics()).extracting(Diagnostic::code)
+                .containsExactlyInAnyOrder("file-too-large", "outside-root");
+    }
+
+    @Test
     void aModuleNamedLikeBuildOutputIsWalked() throws IOException {
         write("build/pom.xml");
         write("build/src/main/java/demo/Tool.java");

@@ -1,0 +1,161 @@
+package dev.racelint.analyzer.schema;
+
+import dev.racelint.analyzer.persistence.EntityModel;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The tables the scanned tree declares, with the column sets the database keeps unique (primary
+ * key, unique constraints and indexes) and version columns, from DDL in {@code .sql} files
+ * ({@link DdlReader}) and from JPA mappings ({@link EntityModel}). Names are lower case, without
+ * quotes, backticks or schema prefix. A table nobody declared is unknown: rules then keep the
+ * behaviour they have without a schema.
+ */
+public final class SchemaModel {
+
+    /** One table: each key is a set of columns whose values pick at most one row. */
+    public record Table(String name, List<Set<String>> keys, Set<String> versionColumns) {
+
+        public Table {
+            keys = List.copyOf(keys);
+            versionColumns = Set.copyOf(versionColumns);
+        }
+
+        /**
+         * Whether equality on {@code equalityColumns} picks at most one row (or one per listed value of an
+         * {@code IN}): they cover every column of the primary key or of a unique key.
+         */
+        public boolean pinsOneRow(Collection<String> equalityColumns) {
+            Set<String> given = new LinkedHashSet<>();
+            equalityColumns.forEach(c -> given.add(comparable(c)));
+            return keys.stream().anyMatch(k -> !k.isEmpty() && k.stream().allMatch(c -> given.contains(comparable(c))));
+        }
+
+        /** Whether any key is known: a table declared without one more likely has it declared elsewhere. */
+        public boolean keyed() {
+            return !keys.isEmpty();
+        }
+
+        /**
+         * A column as JPQL and SQL both spell it: JPQL names a field ({@code t.ticketId},
+         * {@code e.customer.id}) where SQL names the column ({@code ticket_id}, {@code customer_id}).
+         */
+        private static String comparable(String column) {
+            return normalise(column).replace("_", "").replace(".", "");
+        }
+    }
+
+    /** Collects keys per table while DDL statements and mappings are read. */
+    static final class Builder {
+        private final Map<String, List<Set<String>>> keys = new TreeMap<>();
+        private final Map<String, Set<String>> versions = new TreeMap<>();
+
+        void table(String table) {
+            keys.computeIfAbsent(normalise(table), t -> new ArrayList<>());
+        }
+
+        void key(String table, Collection<String> columns) {
+            Set<String> key = new LinkedHashSet<>();
+            columns.forEach(c -> key.add(normalise(c)));
+            key.remove("");
+            List<Set<String>> known = keys.computeIfAbsent(normalise(table), t -> new ArrayList<>());
+            if (!key.isEmpty() && !known.contains(key)) {
+                known.add(key);
+            }
+        }
+
+        void version(String table, String column) {
+            table(table);
+            versions.computeIfAbsent(normalise(table), t -> new LinkedHashSet<>()).add(normalise(column));
+        }
+
+        SchemaModel build() {
+            Map<String, Table> tables = new TreeMap<>();
+            keys.forEach((name, k) -> {
+                if (!name.isEmpty()) {
+                    tables.put(name, new Table(name, k, versions.getOrDefault(name, Set.of())));
+                }
+            });
+            return new SchemaModel(tables);
+        }
+    }
+
+    private static final SchemaModel EMPTY = new SchemaModel(Map.of());
+
+    private final Map<String, Table> tables;
+
+    private SchemaModel(Map<String, Table> tables) {
+        this.tables = Map.copyOf(tables);
+    }
+
+    public static SchemaModel empty() {
+        return EMPTY;
+    }
+
+    /** The tables of {@code ddl} and of the JPA entities, a table known to both with the keys of both. */
+    public static SchemaModel of(DdlReader ddl, EntityModel entities) {
+        Builder builder = ddl.builder();
+        for (EntityModel.Entity entity : entities.all()) {
+            String table = entity.table();
+            builder.table(table);
+            if (!entity.compositeId()) {
+                entity.uniqueColumns().forEach(c -> builder.key(table, List.of(c)));
+            } else {
+                // an @EmbeddedId / @IdClass spans several columns: only the other unique columns are single keys
+                entity.uniqueColumns().stream().filter(c -> !entity.idColumns().contains(c))
+                        .forEach(c -> builder.key(table, List.of(c)));
+                if (!entity.compositeIdColumns().isEmpty()) {
+                    builder.key(table, entity.compositeIdColumns());
+                }
+            }
+            entity.uniqueColumnSets().forEach(set -> builder.key(table, set));
+            entity.versionColumns().forEach(c -> builder.version(table, c));
+        }
+        return builder.build();
+    }
+
+    /** The table {@code name} (any case, quoted or schema-qualified), when the tree declares it. */
+    public Optional<Table> table(String name) {
+        return name == null ? Optional.empty() : Optional.ofNullable(tables.get(normalise(name)));
+    }
+
+    public int tableCount() {
+        return tables.size();
+    }
+
+    /** Primary and unique keys known over all tables. */
+    public int keyCount() {
+        return tables.values().stream().mapToInt(t -> t.keys().size()).sum();
+    }
+
+    /** {@code `Shop`."Orders"} -> {@code orders}: lower case, unquoted, without schema or catalog. */
+    static String normalise(String name) {
+        String n = name.trim();
+        int dot = lastDotOutsideQuotes(n);
+        if (dot >= 0) {
+            n = n.substring(dot + 1);
+        }
+        return n.replace("`", "").replace("\"", "").replace("[", "").replace("]", "").trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static int lastDotOutsideQuotes(String n) {
+        boolean quoted = false;
+        int dot = -1;
+        for (int i = 0; i < n.length(); i++) {
+            char c = n.charAt(i);
+            if (c == '"' || c == '`') {
+                quoted = !quoted;
+            } else if (c == '.' && !quoted) {
+                dot = i;
+            }
+        }
+        return dot;
+    }
+}
