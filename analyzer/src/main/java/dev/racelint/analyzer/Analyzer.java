@@ -13,6 +13,7 @@ import dev.racelint.analyzer.coverage.CoverageModel;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.SameDefectMerger;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.handlers.HandlerModel;
 import dev.racelint.analyzer.handlers.JobFacts;
@@ -277,7 +278,7 @@ public final class Analyzer {
                             + (oneLine.length() > 160 ? oneLine.substring(0, 160) + "..." : oneLine)));
         }
         diagnostics.addAll(budget.diagnostics());
-        return new Analysed(new ArrayList<>(findings), methods.size(), coverage);
+        return new Analysed(SameDefectMerger.merge(findings, FINDING_ORDER), methods.size(), coverage);
     }
 
     /** The name of the per-method database-operations step in {@code too-slow} diagnostics. */

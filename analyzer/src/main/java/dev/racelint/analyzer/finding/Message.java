@@ -76,6 +76,12 @@ public final class Message {
             return this;
         }
 
+        /** Appends all of {@code message}'s segments, links included. */
+        public Builder append(Message message) {
+            segments.addAll(message.segments);
+            return this;
+        }
+
         public Builder link(String text, int relatedIndex) {
             segments.add(new Segment(text, relatedIndex));
             return this;

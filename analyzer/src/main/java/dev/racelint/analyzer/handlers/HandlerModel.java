@@ -45,7 +45,13 @@ public final class HandlerModel {
             "org.springframework.amqp.rabbit.api.ChannelAwareMessageListener", "RabbitMQ",
             "org.springframework.amqp.rabbit.listener.api.ChannelAwareMessageListener", "RabbitMQ",
             "org.springframework.kafka.listener.MessageListener", "Kafka",
-            "org.springframework.kafka.listener.AcknowledgingMessageListener", "Kafka");
+            "org.springframework.kafka.listener.AcknowledgingMessageListener", "Kafka",
+            "org.apache.rocketmq.spring.core.RocketMQListener", "RocketMQ",
+            "org.apache.rocketmq.spring.core.RocketMQReplyListener", "RocketMQ");
+    /** Listener interfaces whose callback is {@code consumeMessage}: the RocketMQ push consumer's. */
+    private static final Map<String, String> CONSUME_MESSAGE_INTERFACES = Map.of(
+            "org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently", "RocketMQ",
+            "org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly", "RocketMQ");
     private static final Set<String> REQUEST_HEADER = Set.of(WEB + "RequestHeader", "jakarta.ws.rs.HeaderParam",
             "javax.ws.rs.HeaderParam");
     private static final Set<String> REQUEST_BODY = Set.of(WEB + "RequestBody");
@@ -120,10 +126,15 @@ public final class HandlerModel {
             return Optional.of(new Handler(method, Handler.Kind.SCHEDULED, null, "", "Quartz", Map.of(),
                     Optional.empty(), exclusive || annotations.has(decl, SCHEDULER_LOCK)));
         }
-        if (method.name().equals("onMessage") && !method.isPrivate()) {
+        Map<String, String> callbackInterfaces = switch (method.name()) {
+            case "onMessage" -> LISTENER_INTERFACES;
+            case "consumeMessage" -> CONSUME_MESSAGE_INTERFACES;
+            default -> Map.of();
+        };
+        if (!callbackInterfaces.isEmpty() && !method.isPrivate()) {
             for (TypeRef sup : index.supertypeClosure(method.declaringType())) {
                 for (String name : sup.candidates()) {
-                    String framework = LISTENER_INTERFACES.get(name);
+                    String framework = callbackInterfaces.get(name);
                     if (framework != null) {
                         return Optional.of(new Handler(method, Handler.Kind.MESSAGE, null, "", framework, Map.of(),
                                 Optional.empty(), false));

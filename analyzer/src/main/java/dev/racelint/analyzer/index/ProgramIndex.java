@@ -16,6 +16,7 @@ import com.github.javaparser.ast.expr.TypePatternExpr;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import com.github.javaparser.ast.type.Type;
 import dev.racelint.analyzer.parse.ParsedFile;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +47,8 @@ public final class ProgramIndex {
 
     private final List<FileContext> files = new ArrayList<>();
     private final Map<String, TypeInfo> typesByName = new HashMap<>();
+    /** Qualified names declared more than once (copies in sibling modules), with every declaration. */
+    private final Map<String, List<TypeInfo>> sameNamedTypes = new HashMap<>();
     private final List<TypeInfo> types = new ArrayList<>();
     private final Map<Node, TypeInfo> typesByDeclaration = new IdentityHashMap<>();
     private final Map<Node, MethodInfo> methodsByDeclaration = new IdentityHashMap<>();
@@ -145,7 +148,10 @@ public final class ProgramIndex {
                     : (file.packageName().isEmpty() ? "" : file.packageName() + ".") + decl.getNameAsString();
             TypeInfo type = new TypeInfo(name, decl, file, outer);
             types.add(type);
-            typesByName.putIfAbsent(name, type);
+            TypeInfo first = typesByName.putIfAbsent(name, type);
+            if (first != null) {
+                sameNamedTypes.computeIfAbsent(name, k -> new ArrayList<>(List.of(first))).add(type);
+            }
             typesByDeclaration.put(decl, type);
             indexMembers(type);
         }
@@ -242,6 +248,37 @@ public final class ProgramIndex {
 
     public TypeInfo type(String qualifiedName) {
         return typesByName.get(qualifiedName);
+    }
+
+    /**
+     * The type {@code qualifiedName} as a name written in {@code from} means it. When several modules
+     * of the tree declare that name, javac compiling {@code from}'s module sees its own copy (or the one
+     * of the nearest module): the declaration whose file shares the longest leading path with
+     * {@code from} wins, the first indexed one on a tie.
+     */
+    public TypeInfo type(String qualifiedName, FileContext from) {
+        List<TypeInfo> copies = sameNamedTypes.get(qualifiedName);
+        if (copies == null || from == null) {
+            return typesByName.get(qualifiedName);
+        }
+        TypeInfo nearest = null;
+        int longest = -1;
+        for (TypeInfo copy : copies) {
+            int shared = sharedLeadingNames(copy.file().path(), from.path());
+            if (shared > longest) {
+                nearest = copy;
+                longest = shared;
+            }
+        }
+        return nearest;
+    }
+
+    private static int sharedLeadingNames(Path a, Path b) {
+        int n = 0;
+        while (n < a.getNameCount() && n < b.getNameCount() && a.getName(n).equals(b.getName(n))) {
+            n++;
+        }
+        return n;
     }
 
     public TypeInfo typeOf(TypeDeclaration<?> declaration) {
@@ -427,7 +464,7 @@ public final class ProgramIndex {
             if (Character.isUpperCase(head.charAt(0))) {
                 TypeRef outer = resolveSimpleName(head, context, file);
                 if (outer.isProject()) {
-                    TypeInfo nested = type(outer.project().qualifiedName() + "." + rest);
+                    TypeInfo nested = type(outer.project().qualifiedName() + "." + rest, file);
                     if (nested != null) {
                         return TypeRef.project(nested);
                     }
@@ -436,7 +473,7 @@ public final class ProgramIndex {
                     return TypeRef.external(outer.candidates().stream().map(c -> c + "." + rest).toList());
                 }
             }
-            TypeInfo qualified = type(written);
+            TypeInfo qualified = type(written, file);
             return qualified != null ? TypeRef.project(qualified) : TypeRef.external(List.of(written));
         }
         return resolveSimpleName(written, context, file);
@@ -465,17 +502,17 @@ public final class ProgramIndex {
         }
         String imported = file.singleImport(name);
         if (imported != null) {
-            TypeInfo project = type(imported);
+            TypeInfo project = type(imported, file);
             return project != null ? TypeRef.project(project) : TypeRef.external(List.of(imported));
         }
         String samePackage = file.packageName().isEmpty() ? name : file.packageName() + "." + name;
-        TypeInfo local = type(samePackage);
+        TypeInfo local = type(samePackage, file);
         if (local != null) {
             return TypeRef.project(local);
         }
         List<String> candidates = new ArrayList<>();
         for (String pkg : file.onDemandImports()) {
-            TypeInfo project = type(pkg + "." + name);
+            TypeInfo project = type(pkg + "." + name, file);
             if (project != null) {
                 return TypeRef.project(project);
             }

@@ -49,6 +49,16 @@ class EngineTest {
         model = new TransactionModel(index, graph);
     }
 
+    /** Loads sources at the given paths under the temp folder (module layouts). */
+    private void loadAt(String... pathsAndSources) throws IOException {
+        for (int i = 0; i < pathsAndSources.length; i += 2) {
+            Path file = dir.resolve(pathsAndSources[i]);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, pathsAndSources[i + 1]);
+        }
+        load();
+    }
+
     private MethodInfo method(String type, String name) {
         return index.type(type).methods().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow();
     }
@@ -72,6 +82,38 @@ class EngineTest {
                 public void charge(long cents) { rest.postForObject("https://pay", cents, String.class); }
             }
             """;
+
+    @Test
+    void aNameDeclaredInTwoModulesMeansTheCopyOfTheWritersModule() throws IOException {
+        // Both modules declare p.Storage with different members; the one indexed first (admin) is not
+        // the one the billing module compiles against.
+        loadAt("admin/src/main/java/p/Storage.java", """
+                package p;
+                public interface Storage { String url(String key); }
+                """,
+                "billing/src/main/java/p/Storage.java", """
+                package p;
+                public interface Storage { void remove(String key); }
+                """,
+                "billing/src/main/java/p/CloudStorage.java", """
+                package p;
+                import org.springframework.web.client.RestTemplate;
+                public class CloudStorage implements Storage {
+                    private final RestTemplate rest = new RestTemplate();
+                    public void remove(String key) { rest.delete("https://files/" + key); }
+                }
+                """,
+                "billing/src/main/java/p/AttachmentService.java", """
+                package p;
+                import org.springframework.transaction.annotation.Transactional;
+                public class AttachmentService {
+                    private Storage storage;
+                    @Transactional
+                    public void purge(String key) { storage.remove(key); }
+                }
+                """);
+        assertThat(ioIn("p.AttachmentService", "purge")).hasSize(1);
+    }
 
     @Test
     void interfaceCallsDispatchToProjectImplementations() throws IOException {
