@@ -28,9 +28,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A POST endpoint with an irreversible effect or an unguarded record creation, and no idempotency
- * key. A creation a natural-key read, an upsert or a checked claim decides repeats harmlessly; the
- * concurrent race left there is check-then-act's.
+ * A POST endpoint, with no idempotency key, that reaches an effect a retry compounds: a remote
+ * command (not a read, not a broker publish), or a new record together with a relative change of
+ * existing rows. A lone new row is a visible duplicate and is not reported; a creation a
+ * natural-key read, an upsert or a checked claim decides repeats harmlessly, and the concurrent
+ * race left there is check-then-act's.
  */
 @RuleMetadata(
         id = "non-idempotent-endpoint",
@@ -38,9 +40,10 @@ import java.util.Set;
         shape = "3",
         title = "POST endpoint without an idempotency key",
         description = "Clients retry: a double click, a mobile retry after a timeout, a proxy replaying after a 502. "
-                + "This POST handler creates a record that nothing looks up, upserts or claims first, or causes an "
-                + "irreversible effect (a payment or other remote call that is not a GET, mail, a broker publish) "
-                + "and takes no idempotency key, so every retry does it again.",
+                + "This POST handler makes a remote call that is not a read (a payment, another service's command, "
+                + "mail), or creates a record and changes existing rows relative to their values (an order that "
+                + "takes stock), with nothing that looks up, upserts or claims first, and takes no idempotency key, "
+                + "so every retry does it again.",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
         cwe = "837",
@@ -67,7 +70,7 @@ public final class NonIdempotentEndpointRule implements Rule {
             EffectSite effect = site.item();
             // A GET/HEAD/OPTIONS call reads (also when a wrapper's callers pass the verb); a replay
             // that stops at a checked claim, or at a key the database keeps unique, never gets here twice.
-            if (HandlerRules.irreversible(effect) && !effect.effect().readOnly()
+            if (HandlerRules.irreversible(effect) && !effect.effect().readOnly() && !brokerPublish(effect)
                     && !ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)
                     && !claimed(context, site, effect.call()) && keyedInsertBefore(context, reached, site) == null) {
                 report(rule, context, handler, at, effect.location(), site,
@@ -151,6 +154,15 @@ public final class NonIdempotentEndpointRule implements Rule {
             return false;
         }
         return x.getBegin().get().isBefore(y.getBegin().get());
+    }
+
+    /**
+     * A message handed to a broker. Brokers deliver at least once, so its consumers must already
+     * tell a duplicate from a new message (non-idempotent-consumer's question); the retried request
+     * adds one more duplicate of a kind they handle.
+     */
+    private static boolean brokerPublish(EffectSite effect) {
+        return "publish".equals(effect.effect().detail());
     }
 
     /** The path deletes from the table before inserting into it: the submitted set replaces the stored one. */
