@@ -11,6 +11,7 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.handlers.ForwardedHttpMethod;
 import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.SourceLocations;
@@ -27,9 +28,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A POST endpoint with an irreversible effect or an unguarded record creation, and no idempotency
- * key. A creation a natural-key read, an upsert or a checked claim decides repeats harmlessly; the
- * concurrent race left there is check-then-act's.
+ * A POST endpoint, with no idempotency key, that reaches an effect a retry compounds: a remote
+ * command (not a read, not a broker publish), or a new record together with a relative change of
+ * existing rows. A lone new row is a visible duplicate and is not reported; a creation a
+ * natural-key read, an upsert or a checked claim decides repeats harmlessly, and the concurrent
+ * race left there is check-then-act's.
  */
 @RuleMetadata(
         id = "non-idempotent-endpoint",
@@ -37,9 +40,10 @@ import java.util.Set;
         shape = "3",
         title = "POST endpoint without an idempotency key",
         description = "Clients retry: a double click, a mobile retry after a timeout, a proxy replaying after a 502. "
-                + "This POST handler creates a record that nothing looks up, upserts or claims first, or causes an "
-                + "irreversible effect (a payment or other remote call that is not a GET, mail, a broker publish) "
-                + "and takes no idempotency key, so every retry does it again.",
+                + "This POST handler makes a remote call that is not a read (a payment, another service's command, "
+                + "mail), or creates a record and changes existing rows relative to their values (an order that "
+                + "takes stock), with nothing that looks up, upserts or claims first, and takes no idempotency key, "
+                + "so every retry does it again.",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
         cwe = "837",
@@ -61,11 +65,14 @@ public final class NonIdempotentEndpointRule implements Rule {
         RuleDescriptor rule = descriptor();
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 handler.describe());
+        List<Reached<DbOp>> reached = context.reachability().databaseOperations(context.method(), false);
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
             EffectSite effect = site.item();
-            // A GET/HEAD/OPTIONS call reads; a replay that stops at a checked claim never gets here twice.
-            if (HandlerRules.irreversible(effect) && !effect.effect().readOnly()
-                    && !claimed(context, site, effect.call())) {
+            // A GET/HEAD/OPTIONS call reads (also when a wrapper's callers pass the verb); a replay
+            // that stops at a checked claim, or at a key the database keeps unique, never gets here twice.
+            if (HandlerRules.irreversible(effect) && !effect.effect().readOnly() && !brokerPublish(effect)
+                    && !ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)
+                    && !claimed(context, site, effect.call()) && keyedInsertBefore(context, reached, site) == null) {
                 report(rule, context, handler, at, effect.location(), site,
                         "calls " + effect.effect().api() + " (" + effect.effect().label() + ")",
                         ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
@@ -73,25 +80,94 @@ public final class NonIdempotentEndpointRule implements Rule {
                 return;
             }
         }
-        List<Reached<DbOp>> reached = context.reachability().databaseOperations(context.method(), false);
         List<DbOp> all = reached.stream().map(Reached::item).toList();
+        // A lone new row (an admin "add" with a generated id) repeats as a visible, deletable
+        // duplicate; what a retry compounds is a change to rows that already exist.
+        Reached<DbOp> relative = null;
+        for (Reached<DbOp> op : reached) {
+            if (op.item().kind() == DbOp.Kind.UPDATE && op.item().selfRelative()
+                    && !claimed(context, op, op.item().call())) {
+                relative = op;
+                break;
+            }
+        }
+        if (relative == null) {
+            return;
+        }
         for (Reached<DbOp> op : reached) {
             var flow = context.persistence().flow(op.in()).orElse(null);
             DbOp item = op.item();
-            if (HandlerRules.harmlessCreation(item, all)) {
+            if (replacesSet(item, all)) {
                 continue;
             }
             boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert())
                     || (item.kind() == DbOp.Kind.SAVE && flow != null
                         && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));
             if (creates && !keyChecked(context, op) && !claimed(context, op, item.call())) {
-                report(rule, context, handler, at, item.location().withLabel("creates a record: " + item.describe()), op,
-                        "creates a record" + (item.table().isEmpty() ? "" : " in " + item.table()) + " (" + item.describe() + ")",
-                        " that no read of its table, upsert or checked claim guards,", "creates another one",
-                        item.describe(), reporter);
+                reportCompound(rule, context, handler, at, op, relative, reporter);
                 return;
             }
         }
+    }
+
+    /**
+     * An insert that runs before {@code effect} on the same path, into a table the schema keeps
+     * unique on a composite key (the merchant and its own order number): a retry with the same
+     * request collides with the first request's row there and stops before the effect. A single
+     * unique column beside the id is as often a number the server generates for each request.
+     */
+    private static Reached<DbOp> keyedInsertBefore(MethodContext context, List<Reached<DbOp>> reached,
+            Reached<EffectSite> effect) {
+        for (Reached<DbOp> op : reached) {
+            DbOp item = op.item();
+            // a save of an entity built elsewhere counts: when it inserts, the key refuses the second row
+            boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert()) || item.kind() == DbOp.Kind.SAVE;
+            if (creates && naturallyKeyed(context, item) && runsBefore(op, item.call(), effect, effect.item().call())) {
+                return op;
+            }
+        }
+        return null;
+    }
+
+    private static boolean naturallyKeyed(MethodContext context, DbOp insert) {
+        var schema = context.persistence().schema();
+        var table = schema.table(insert.table())
+                .or(() -> insert.entity() == null ? java.util.Optional.empty() : schema.table(insert.entity().table()));
+        return table.map(t -> t.keys().stream().anyMatch(k -> k.size() > 1)).orElse(false);
+    }
+
+    /**
+     * Does {@code a} (reached along its path) run before {@code b}? Both paths start at the handler;
+     * where they part, the call (or statement) of the one comes before that of the other in the method
+     * they share.
+     */
+    static boolean runsBefore(Reached<?> a, Node aNode, Reached<?> b, Node bNode) {
+        List<CallEdge> pa = a.path();
+        List<CallEdge> pb = b.path();
+        int i = 0;
+        while (i < pa.size() && i < pb.size() && pa.get(i).site() == pb.get(i).site()) {
+            i++;
+        }
+        Node x = i < pa.size() ? pa.get(i).site() : aNode;
+        Node y = i < pb.size() ? pb.get(i).site() : bNode;
+        if (x == y || x.getBegin().isEmpty() || y.getBegin().isEmpty()) {
+            return false;
+        }
+        return x.getBegin().get().isBefore(y.getBegin().get());
+    }
+
+    /**
+     * A message handed to a broker. Brokers deliver at least once, so its consumers must already
+     * tell a duplicate from a new message (non-idempotent-consumer's question); the retried request
+     * adds one more duplicate of a kind they handle.
+     */
+    private static boolean brokerPublish(EffectSite effect) {
+        return "publish".equals(effect.effect().detail());
+    }
+
+    /** The path deletes from the table before inserting into it: the submitted set replaces the stored one. */
+    private static boolean replacesSet(DbOp insert, List<DbOp> allReached) {
+        return allReached.stream().anyMatch(o -> o.kind() == DbOp.Kind.DELETE && o.sameTable(insert));
     }
 
     /**
@@ -178,6 +254,35 @@ public final class NonIdempotentEndpointRule implements Rule {
         String simple = type.startsWith("java.lang.System.") ? "System." + type.substring(type.lastIndexOf('.') + 1)
                 : type.substring(type.lastIndexOf('.') + 1);
         return LOGGER_TYPES.contains(simple) || LOGGER_TYPES.contains(type);
+    }
+
+    static final String COMPOUND_FIX = "Let the caller send a key it generates once per intent (an Idempotency-Key header, "
+            + "or a token the confirm step issued) and insert it under a unique constraint in the same transaction, "
+            + "before the record and the relative update: the retry then fails at that insert and answers with the "
+            + "first result instead of creating a second record and applying the change to the existing rows again.";
+
+    /** A new record and a relative change of existing rows on one path: the retry does both again. */
+    private static void reportCompound(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
+            Reached<DbOp> creation, Reached<DbOp> relative, Reporter reporter) {
+        DbOp item = creation.item();
+        DbOp change = relative.item();
+        CodeLocation created = item.location().withLabel("creates a record: " + item.describe());
+        CodeLocation changed = change.location().withLabel("changes existing rows relative to their stored values: "
+                + change.describe());
+        Message message = Message.builder()
+                .text("The " + handler.describe() + " ")
+                .link("creates a record" + (item.table().isEmpty() ? "" : " in " + item.table()) + " ("
+                        + item.describe() + ")", 0)
+                .text(HandlerRules.via(creation) + " that no read of its table, upsert or checked claim guards, and ")
+                .link("changes existing rows relative to their stored values" + (change.table().isEmpty() ? ""
+                        : " in " + change.table()) + " (" + change.describe() + ")", 1)
+                .text(HandlerRules.via(relative) + ", and takes no idempotency key: a retried request creates another "
+                        + "record and applies the change again.")
+                .build();
+        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(created, changed),
+                HandlerRules.flow(at, creation, created), COMPOUND_FIX,
+                Fingerprints.of(rule.id(), context.method().signature(), "handler", item.describe()),
+                context.method().signature()));
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,

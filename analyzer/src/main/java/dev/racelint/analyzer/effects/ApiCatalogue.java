@@ -27,11 +27,18 @@ public final class ApiCatalogue {
     /** One catalogue entry. */
     public record Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
             Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
-            Set<String> readMethods, String methodArgumentType) {
+            Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes) {
 
         public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
                 Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label) {
             this(typePatterns, methods, exceptMethods, chainRequires, anyReceiver, effect, detail, label, Set.of(), "");
+        }
+
+        public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
+                Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
+                Set<String> readMethods, String methodArgumentType) {
+            this(typePatterns, methods, exceptMethods, chainRequires, anyReceiver, effect, detail, label, readMethods,
+                    methodArgumentType, Set.of());
         }
 
         boolean acceptsMethod(String name) {
@@ -61,6 +68,10 @@ public final class ApiCatalogue {
             if (entry.readMethods().contains("*") || entry.readMethods().contains(method)) {
                 return true;
             }
+            if (!entry.readArgumentTypes().isEmpty()
+                    && call.getArguments().stream().anyMatch(a -> safeRequest(a, entry.readArgumentTypes()))) {
+                return true;
+            }
             if (entry.methodArgumentType().isEmpty()) {
                 return false;
             }
@@ -75,6 +86,32 @@ public final class ApiCatalogue {
             }
             return false;
         }
+    }
+
+    /**
+     * An argument that is a request object of a safe type ({@code new HttpGet(url)}, or a variable or
+     * parameter declared as one): the client sends that request's method.
+     */
+    private static boolean safeRequest(com.github.javaparser.ast.expr.Expression argument, Set<String> types) {
+        String type = null;
+        if (argument instanceof com.github.javaparser.ast.expr.ObjectCreationExpr created) {
+            type = created.getType().getNameWithScope();
+        } else if (argument instanceof com.github.javaparser.ast.expr.NameExpr name) {
+            var declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name);
+            if (declaration instanceof com.github.javaparser.ast.body.VariableDeclarator v) {
+                type = v.getType().isVarType() ? v.getInitializer()
+                        .filter(com.github.javaparser.ast.expr.ObjectCreationExpr.class::isInstance)
+                        .map(i -> ((com.github.javaparser.ast.expr.ObjectCreationExpr) i).getType().getNameWithScope())
+                        .orElse(null) : v.getTypeAsString();
+            } else if (declaration instanceof com.github.javaparser.ast.body.Parameter p) {
+                type = p.getTypeAsString();
+            }
+        }
+        if (type == null) {
+            return false;
+        }
+        String simple = simpleName(type);
+        return types.stream().anyMatch(t -> simpleName(t).equals(simple));
     }
 
     /** GET, HEAD and OPTIONS: the HTTP methods defined as safe (RFC 9110, 9.2.1), so a repeat changes nothing. */
@@ -173,7 +210,8 @@ public final class ApiCatalogue {
                     api.path("detail").asText(""),
                     api.path("label").asText(""),
                     new LinkedHashSet<>(strings(api.path("readMethods"))),
-                    api.path("methodArgument").asText(""));
+                    api.path("methodArgument").asText(""),
+                    new LinkedHashSet<>(strings(api.path("readArguments"))));
             if (entry.anyReceiver()) {
                 anyReceiver.add(entry);
             }

@@ -79,6 +79,11 @@ public final class Reachability {
         return reached;
     }
 
+    /** The scanned calls into {@code method}, from anywhere in the program. */
+    public List<CallEdge> callers(MethodInfo method) {
+        return graph.callers(method);
+    }
+
     /** Methods reachable from {@code start} (itself first), each with its shortest path. */
     public List<Reached<MethodInfo>> methods(MethodInfo start, boolean stopAfterCommit) {
         return methods(start, stopAfterCommit, maxDepth);
