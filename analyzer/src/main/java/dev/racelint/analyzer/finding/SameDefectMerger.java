@@ -11,8 +11,8 @@ import java.util.Objects;
 /**
  * Reports each defect once. Findings of one rule at one place of one method whose traces leave that
  * method through the same call are one defect reached along several paths: an interface call with
- * one implementation per broker vendor, or a callee that does two remote things. The first (in the
- * given order) is kept; the places where the others' traces end (the other implementations' effects)
+ * one implementation per broker vendor, or a callee that does two remote things. The one whose trace ends in the first effect
+ * (by the effect's label, then the given order) is kept; the places where the others' traces end (the other implementations' effects)
  * and their related locations are added to its related locations, and its message names them. Traces that leave through different calls stay separate findings: each of those
  * calls is a place to fix.
  */
@@ -30,6 +30,9 @@ public final class SameDefectMerger {
         List<Finding> out = new ArrayList<>(groups.size());
         for (Map.Entry<Key, List<Finding>> group : groups.entrySet()) {
             List<Finding> same = group.getValue();
+            // The one kept is chosen by what its trace ends in (a catalogued API, named by the framework),
+            // so that renaming the project's classes does not change which effect the message names.
+            same.sort(Comparator.comparing(SameDefectMerger::effectLabel).thenComparing(order));
             if (group.getKey().exitCall() == null || same.size() == 1) {
                 out.addAll(same);
             } else {
@@ -37,6 +40,10 @@ public final class SameDefectMerger {
             }
         }
         return out;
+    }
+
+    private static String effectLabel(Finding f) {
+        return f.codeFlow().isEmpty() ? "" : f.codeFlow().get(f.codeFlow().size() - 1).label();
     }
 
     private static Finding merged(List<Finding> same) {
