@@ -9,6 +9,7 @@ import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.locks.LockScope;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.WrittenValues;
@@ -45,6 +46,9 @@ public final class LostUpdateRule implements Rule {
         if (flow == null) {
             return;
         }
+        if (context.adviceLock().isPresent()) {
+            return; // an @Around advice serialises every run of this method on its lock
+        }
         RuleDescriptor rule = descriptor();
         List<DbOp> ops = flow.ops();
         for (DbOp write : ops) {
@@ -53,7 +57,7 @@ public final class LostUpdateRule implements Rule {
                 continue;
             }
             DbOp read = readFeeding(context, flow, write, WrittenValues.of(write));
-            if (read != null) {
+            if (read != null && !underOneLock(context, read.call(), write.call())) {
                 reporter.report(finding(rule, context, read, write.location().withLabel("writes: " + write.describe()),
                         write.call().toString(), PersistenceRules.name(write)));
             }
@@ -63,14 +67,61 @@ public final class LostUpdateRule implements Rule {
 
     private static DbOp readFeeding(MethodContext context, MethodFlow flow, DbOp write, List<Expression> values) {
         for (Expression value : values) {
-            for (DbOp read : flow.reaching(value)) {
+            for (DbOp read : flow.valuesReaching(value)) {
                 if (read.kind() == DbOp.Kind.READ && read.sameTable(write) && !PersistenceRules.lockHeld(context, read)
-                        && PersistenceRules.readsRowValues(read)) {
+                        && PersistenceRules.readsRowValues(read) && carriesStoredValue(flow, value, read)) {
                     return read;
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * Does a stored value of {@code read}'s row flow into {@code value}? A getter of a column the read
+     * selected the row by ({@code findByUsername(name)} then {@code user.getUsername()}) gives back the
+     * caller's own selector, which no concurrent writer of that row changes.
+     */
+    private static boolean carriesStoredValue(MethodFlow flow, Expression value, DbOp read) {
+        if (!flow.valuesReaching(value).contains(read)) {
+            return false;
+        }
+        if (value == read.end() || value == read.call() || value.isAncestorOf(read.end()) || value.isAncestorOf(read.call())) {
+            return true; // the read itself, inside the written expression
+        }
+        for (NameExpr name : value.findAll(NameExpr.class)) {
+            boolean selectsOnly = flow.ops().stream().anyMatch(op -> (value.isAncestorOf(op.end()) || value.isAncestorOf(op.call()))
+                    && (op.end().isAncestorOf(name) || op.call().isAncestorOf(name)));
+            if (!selectsOnly && flow.valuesReaching(name).contains(read) && !selectorGetter(name, read)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code entity.getK()} where column k is one the read selected its row by. */
+    private static boolean selectorGetter(NameExpr name, DbOp read) {
+        if (!(name.getParentNode().orElse(null) instanceof MethodCallExpr getter) || getter.getScope().orElse(null) != name
+                || !getter.getArguments().isEmpty() || !getter.getNameAsString().startsWith("get")
+                || getter.getNameAsString().length() <= 3) {
+            return false;
+        }
+        String property = getter.getNameAsString().substring(3);
+        String column = dev.racelint.analyzer.persistence.EntityModel.snake(
+                Character.toLowerCase(property.charAt(0)) + property.substring(1));
+        return read.keyColumns().stream().anyMatch(k -> k.equalsIgnoreCase(column));
+    }
+
+    /** A lock held in this method (synchronized, Lock.lock(), a distributed lock) covers both the read and the write. */
+    private static boolean underOneLock(MethodContext context, com.github.javaparser.ast.Node read,
+            com.github.javaparser.ast.Node write) {
+        for (LockScope scope : context.lockScopes()) {
+            if (scope.waits() && scope.kind() != LockScope.Kind.ROW_LOCK && scope.covers().test(read)
+                    && scope.covers().test(write)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** JPA: {@code a = repo.findById(..); a.setX(a.getX() + n); repo.save(a)} (or dirty checking in a transaction). */
@@ -90,17 +141,21 @@ public final class LostUpdateRule implements Rule {
             for (DbOp r : flow.reaching(entityVar)) {
                 if (r.kind() == DbOp.Kind.READ && r.entity() != null && !PersistenceRules.lockHeld(context, r)
                         && !r.entity().versioned()
-                        && flow.reaching(setter.getArgument(0)).contains(r)) {
+                        && carriesStoredValue(flow, setter.getArgument(0), r)) {
                     read = r;
                     break;
                 }
             }
-            if (read == null || PersistenceRules.lockedReadBefore(context, flow.ops(), read)) {
+            if (read == null || PersistenceRules.lockedReadBefore(context, flow.ops(), read)
+                    || changedOnlyInStateItLeaves(setter, entityVar, flow, read)) {
                 continue;
             }
             DbOp save = null;
+            int changedAt = setter.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
             for (DbOp op : flow.ops()) {
+                // the save that writes the change comes after it (a save before it stored the row unchanged)
                 if (op.kind() == DbOp.Kind.SAVE && PersistenceRules.position(op) > PersistenceRules.position(read)
+                        && PersistenceRules.position(op) > changedAt
                         && !op.call().getArguments().isEmpty()
                         && op.call().getArgument(0) instanceof NameExpr n && n.getNameAsString().equals(entityVar.getNameAsString())) {
                     save = op;
@@ -108,7 +163,8 @@ public final class LostUpdateRule implements Rule {
                 }
             }
             boolean inTransaction = context.transactionAttribute().map(a -> a.propagation().runsInTransaction()).orElse(false);
-            if (save == null && !inTransaction) {
+            if ((save == null && !inTransaction)
+                    || underOneLock(context, read.call(), save != null ? save.call() : setter)) {
                 continue;
             }
             reported.add(entityVar.getNameAsString());
@@ -120,6 +176,54 @@ public final class LostUpdateRule implements Rule {
                     + read.entity().type().simpleName();
             reporter.report(finding(rule, context, read, at, statement, writeName));
         }
+    }
+
+    /**
+     * {@code if (e.getState() == WAITING) { e.setRuns(e.getRuns() + 1); } e.setState(next); save(e)}: the
+     * change is made only while the row is in a state that the same write then moves it out of. Every
+     * concurrent run that saw that state computes the same new value from the same old one, so the
+     * second write repeats the first instead of erasing it: the change counts the transition, once.
+     */
+    private static boolean changedOnlyInStateItLeaves(MethodCallExpr setter, NameExpr entityVar, MethodFlow flow,
+            DbOp read) {
+        String entity = entityVar.getNameAsString();
+        com.github.javaparser.ast.Node child = setter;
+        com.github.javaparser.ast.Node parent = setter.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            if (parent instanceof com.github.javaparser.ast.stmt.IfStmt guard && child != guard.getCondition()) {
+                for (MethodCallExpr getter : guard.getCondition().findAll(MethodCallExpr.class)) {
+                    if (getter.getArguments().isEmpty() && getter.getNameAsString().startsWith("get")
+                            && getter.getScope().orElse(null) instanceof NameExpr scope
+                            && scope.getNameAsString().equals(entity) && flow.reaching(scope).contains(read)
+                            && setAfter(guard, entity, "set" + getter.getNameAsString().substring(3))) {
+                        return true;
+                    }
+                }
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return false;
+    }
+
+    /** A call {@code entity.setX(..)} in the same block as {@code statement}, after it (so it runs whenever the change does). */
+    private static boolean setAfter(com.github.javaparser.ast.stmt.Statement statement, String entity, String setterName) {
+        if (!(statement.getParentNode().orElse(null) instanceof com.github.javaparser.ast.stmt.BlockStmt block)) {
+            return false;
+        }
+        boolean after = false;
+        for (com.github.javaparser.ast.stmt.Statement s : block.getStatements()) {
+            if (s == statement) {
+                after = true;
+                continue;
+            }
+            if (after && s instanceof com.github.javaparser.ast.stmt.ExpressionStmt e
+                    && e.getExpression() instanceof MethodCallExpr call && call.getNameAsString().equals(setterName)
+                    && call.getScope().orElse(null) instanceof NameExpr n && n.getNameAsString().equals(entity)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, DbOp read, CodeLocation writeAt,
