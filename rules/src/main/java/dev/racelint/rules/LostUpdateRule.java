@@ -69,7 +69,8 @@ public final class LostUpdateRule implements Rule {
         for (Expression value : values) {
             for (DbOp read : flow.valuesReaching(value)) {
                 if (read.kind() == DbOp.Kind.READ && read.sameTable(write) && !PersistenceRules.lockHeld(context, read)
-                        && PersistenceRules.readsRowValues(read) && carriesStoredValue(flow, value, read)) {
+                        && PersistenceRules.readsRowValues(read) && carriesStoredValue(flow, value, read)
+                        && (!isReadObject(value, read) || changedFromItself(context, flow, read))) {
                     return read;
                 }
             }
@@ -93,6 +94,56 @@ public final class LostUpdateRule implements Rule {
             boolean selectsOnly = flow.ops().stream().anyMatch(op -> (value.isAncestorOf(op.end()) || value.isAncestorOf(op.call()))
                     && (op.end().isAncestorOf(name) || op.call().isAncestorOf(name)));
             if (!selectsOnly && flow.valuesReaching(name).contains(read) && !selectorGetter(name, read)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Is {@code value} the very object the read returned (a local holding its result), rather than one
+     * built from it? Writing that object back writes what was read; only a change made to it in between
+     * makes that a read-modify-write.
+     */
+    private static boolean isReadObject(Expression value, DbOp read) {
+        if (!(value instanceof NameExpr name)) {
+            return false;
+        }
+        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
+                .declarationOf(name.getNameAsString(), name);
+        if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator variable)) {
+            return false;
+        }
+        List<Expression> assigned = new java.util.ArrayList<>();
+        variable.getInitializer().ifPresent(assigned::add);
+        com.github.javaparser.ast.Node method = variable;
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method != null) {
+            for (com.github.javaparser.ast.expr.AssignExpr a : method.findAll(com.github.javaparser.ast.expr.AssignExpr.class)) {
+                if (a.getTarget() instanceof NameExpr target && target.getNameAsString().equals(name.getNameAsString())
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(target.getNameAsString(), target) == declaration) {
+                    assigned.add(a.getValue());
+                }
+            }
+        }
+        return assigned.stream().anyMatch(e -> e == read.end() || e == read.call() || e.isAncestorOf(read.end()))
+                && assigned.stream().noneMatch(e -> e instanceof com.github.javaparser.ast.expr.ObjectCreationExpr
+                        && (e.isAncestorOf(read.end()) || e.isAncestorOf(read.call())));
+    }
+
+    /** A setter on the read's rows (or on an element of them) gets a value computed from their stored values. */
+    private static boolean changedFromItself(MethodContext context, MethodFlow flow, DbOp read) {
+        var body = context.method().body();
+        if (body == null) {
+            return false;
+        }
+        for (MethodCallExpr setter : body.findAll(MethodCallExpr.class)) {
+            if (setter.getNameAsString().startsWith("set") && setter.getArguments().size() == 1
+                    && setter.getScope().orElse(null) instanceof NameExpr target
+                    && flow.valuesReaching(target).contains(read)
+                    && carriesStoredValue(flow, setter.getArgument(0), read)) {
                 return true;
             }
         }
