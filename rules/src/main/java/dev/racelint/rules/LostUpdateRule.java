@@ -59,7 +59,7 @@ public final class LostUpdateRule implements Rule {
             DbOp read = readFeeding(context, flow, write, WrittenValues.of(write));
             if (read != null && !underOneLock(context, read.call(), write.call())) {
                 reporter.report(finding(rule, context, read, write.location().withLabel("writes: " + write.describe()),
-                        write.call().toString(), PersistenceRules.name(write)));
+                        write.call().toString(), PersistenceRules.name(write), statementFix(write)));
             }
         }
         entitySetters(context, flow, rule, reporter);
@@ -225,7 +225,8 @@ public final class LostUpdateRule implements Rule {
             String statement = save != null ? save.call().toString() : setter.toString();
             String writeName = save != null ? PersistenceRules.name(save) : setter.getNameAsString() + "() on the managed "
                     + read.entity().type().simpleName();
-            reporter.report(finding(rule, context, read, at, statement, writeName));
+            reporter.report(finding(rule, context, read, at, statement, writeName, entityFix(read.entity().type().simpleName(),
+                    save == null)));
         }
     }
 
@@ -277,8 +278,25 @@ public final class LostUpdateRule implements Rule {
         return false;
     }
 
+    /** The fix for a JPA entity changed and saved (or flushed by dirty checking). */
+    private static String entityFix(String entity, boolean dirtyChecked) {
+        return "Add a @Version attribute to " + entity + ": the stale " + (dirtyChecked ? "flush" : "save")
+                + " then fails with an optimistic-lock error instead of overwriting, and the whole read-modify-write "
+                + "can be retried; or load it with a pessimistic lock (@Lock(PESSIMISTIC_WRITE) on the finder, "
+                + "LockModeType.PESSIMISTIC_WRITE) inside the transaction. For a counter or balance, an @Modifying "
+                + "UPDATE ... SET col = col + :delta does it in one statement.";
+    }
+
+    /** The fix for an UPDATE statement (SQL, a mapper method, jOOQ) that writes back a value computed from the read. */
+    private static String statementFix(DbOp write) {
+        return "Do the change in the statement itself (" + write.describe() + ": SET col = col + ? instead of the "
+                + "computed value), so the database applies it to the current row; else compare a version column "
+                + "in its WHERE and test the affected-row count; else read with SELECT ... FOR UPDATE in the same "
+                + "transaction.";
+    }
+
     private static Finding finding(RuleDescriptor rule, MethodContext context, DbOp read, CodeLocation writeAt,
-            String statement, String writeName) {
+            String statement, String writeName, String fix) {
         CodeLocation readAt = read.location().withLabel("reads: " + read.describe());
         String table = read.entity() != null ? read.entity().type().simpleName() + " (" + read.table() + ")" : read.table();
         Message message = Message.builder()
@@ -289,7 +307,7 @@ public final class LostUpdateRule implements Rule {
                         + "one update is silently lost.")
                 .build();
         return new Finding(rule.id(), rule.level(), message, writeAt, List.of(readAt, writeAt), List.of(readAt, writeAt),
-                rule.fix(), Fingerprints.of(rule.id(), context.method().signature(), statement, read.describe()),
+                fix, Fingerprints.of(rule.id(), context.method().signature(), statement, read.describe()),
                 context.method().signature());
     }
 }
