@@ -9,6 +9,7 @@ import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.locks.LockScope;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.WrittenValues;
@@ -45,6 +46,9 @@ public final class LostUpdateRule implements Rule {
         if (flow == null) {
             return;
         }
+        if (context.adviceLock().isPresent()) {
+            return; // an @Around advice serialises every run of this method on its lock
+        }
         RuleDescriptor rule = descriptor();
         List<DbOp> ops = flow.ops();
         for (DbOp write : ops) {
@@ -53,9 +57,9 @@ public final class LostUpdateRule implements Rule {
                 continue;
             }
             DbOp read = readFeeding(context, flow, write, WrittenValues.of(write));
-            if (read != null) {
+            if (read != null && !underOneLock(context, read.call(), write.call())) {
                 reporter.report(finding(rule, context, read, write.location().withLabel("writes: " + write.describe()),
-                        write.call().toString(), PersistenceRules.name(write)));
+                        write.call().toString(), PersistenceRules.name(write), statementFix(write)));
             }
         }
         entitySetters(context, flow, rule, reporter);
@@ -63,14 +67,112 @@ public final class LostUpdateRule implements Rule {
 
     private static DbOp readFeeding(MethodContext context, MethodFlow flow, DbOp write, List<Expression> values) {
         for (Expression value : values) {
-            for (DbOp read : flow.reaching(value)) {
+            for (DbOp read : flow.valuesReaching(value)) {
                 if (read.kind() == DbOp.Kind.READ && read.sameTable(write) && !PersistenceRules.lockHeld(context, read)
-                        && PersistenceRules.readsRowValues(read)) {
+                        && PersistenceRules.readsRowValues(read) && carriesStoredValue(flow, value, read)
+                        && (!isReadObject(value, read) || changedFromItself(context, flow, read))) {
                     return read;
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * Does a stored value of {@code read}'s row flow into {@code value}? A getter of a column the read
+     * selected the row by ({@code findByUsername(name)} then {@code user.getUsername()}) gives back the
+     * caller's own selector, which no concurrent writer of that row changes.
+     */
+    private static boolean carriesStoredValue(MethodFlow flow, Expression value, DbOp read) {
+        if (!flow.valuesReaching(value).contains(read)) {
+            return false;
+        }
+        if (value == read.end() || value == read.call() || value.isAncestorOf(read.end()) || value.isAncestorOf(read.call())) {
+            return true; // the read itself, inside the written expression
+        }
+        for (NameExpr name : value.findAll(NameExpr.class)) {
+            boolean selectsOnly = flow.ops().stream().anyMatch(op -> (value.isAncestorOf(op.end()) || value.isAncestorOf(op.call()))
+                    && (op.end().isAncestorOf(name) || op.call().isAncestorOf(name)));
+            if (!selectsOnly && flow.valuesReaching(name).contains(read) && !selectorGetter(name, read)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Is {@code value} the very object the read returned (a local holding its result), rather than one
+     * built from it? Writing that object back writes what was read; only a change made to it in between
+     * makes that a read-modify-write.
+     */
+    private static boolean isReadObject(Expression value, DbOp read) {
+        if (!(value instanceof NameExpr name)) {
+            return false;
+        }
+        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
+                .declarationOf(name.getNameAsString(), name);
+        if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator variable)) {
+            return false;
+        }
+        List<Expression> assigned = new java.util.ArrayList<>();
+        variable.getInitializer().ifPresent(assigned::add);
+        com.github.javaparser.ast.Node method = variable;
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method != null) {
+            for (com.github.javaparser.ast.expr.AssignExpr a : method.findAll(com.github.javaparser.ast.expr.AssignExpr.class)) {
+                if (a.getTarget() instanceof NameExpr target && target.getNameAsString().equals(name.getNameAsString())
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(target.getNameAsString(), target) == declaration) {
+                    assigned.add(a.getValue());
+                }
+            }
+        }
+        return assigned.stream().anyMatch(e -> e == read.end() || e == read.call() || e.isAncestorOf(read.end()))
+                && assigned.stream().noneMatch(e -> e instanceof com.github.javaparser.ast.expr.ObjectCreationExpr
+                        && (e.isAncestorOf(read.end()) || e.isAncestorOf(read.call())));
+    }
+
+    /** A setter on the read's rows (or on an element of them) gets a value computed from their stored values. */
+    private static boolean changedFromItself(MethodContext context, MethodFlow flow, DbOp read) {
+        var body = context.method().body();
+        if (body == null) {
+            return false;
+        }
+        for (MethodCallExpr setter : body.findAll(MethodCallExpr.class)) {
+            if (setter.getNameAsString().startsWith("set") && setter.getArguments().size() == 1
+                    && setter.getScope().orElse(null) instanceof NameExpr target
+                    && flow.valuesReaching(target).contains(read)
+                    && carriesStoredValue(flow, setter.getArgument(0), read)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code entity.getK()} where column k is one the read selected its row by. */
+    private static boolean selectorGetter(NameExpr name, DbOp read) {
+        if (!(name.getParentNode().orElse(null) instanceof MethodCallExpr getter) || getter.getScope().orElse(null) != name
+                || !getter.getArguments().isEmpty() || !getter.getNameAsString().startsWith("get")
+                || getter.getNameAsString().length() <= 3) {
+            return false;
+        }
+        String property = getter.getNameAsString().substring(3);
+        String column = dev.racelint.analyzer.persistence.EntityModel.snake(
+                Character.toLowerCase(property.charAt(0)) + property.substring(1));
+        return read.keyColumns().stream().anyMatch(k -> k.equalsIgnoreCase(column));
+    }
+
+    /** A lock held in this method (synchronized, Lock.lock(), a distributed lock) covers both the read and the write. */
+    private static boolean underOneLock(MethodContext context, com.github.javaparser.ast.Node read,
+            com.github.javaparser.ast.Node write) {
+        for (LockScope scope : context.lockScopes()) {
+            if (scope.waits() && scope.kind() != LockScope.Kind.ROW_LOCK && scope.covers().test(read)
+                    && scope.covers().test(write)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** JPA: {@code a = repo.findById(..); a.setX(a.getX() + n); repo.save(a)} (or dirty checking in a transaction). */
@@ -90,17 +192,21 @@ public final class LostUpdateRule implements Rule {
             for (DbOp r : flow.reaching(entityVar)) {
                 if (r.kind() == DbOp.Kind.READ && r.entity() != null && !PersistenceRules.lockHeld(context, r)
                         && !r.entity().versioned()
-                        && flow.reaching(setter.getArgument(0)).contains(r)) {
+                        && carriesStoredValue(flow, setter.getArgument(0), r)) {
                     read = r;
                     break;
                 }
             }
-            if (read == null || PersistenceRules.lockedReadBefore(context, flow.ops(), read)) {
+            if (read == null || PersistenceRules.lockedReadBefore(context, flow.ops(), read)
+                    || changedOnlyInStateItLeaves(setter, entityVar, flow, read)) {
                 continue;
             }
             DbOp save = null;
+            int changedAt = setter.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
             for (DbOp op : flow.ops()) {
+                // the save that writes the change comes after it (a save before it stored the row unchanged)
                 if (op.kind() == DbOp.Kind.SAVE && PersistenceRules.position(op) > PersistenceRules.position(read)
+                        && PersistenceRules.position(op) > changedAt
                         && !op.call().getArguments().isEmpty()
                         && op.call().getArgument(0) instanceof NameExpr n && n.getNameAsString().equals(entityVar.getNameAsString())) {
                     save = op;
@@ -108,7 +214,8 @@ public final class LostUpdateRule implements Rule {
                 }
             }
             boolean inTransaction = context.transactionAttribute().map(a -> a.propagation().runsInTransaction()).orElse(false);
-            if (save == null && !inTransaction) {
+            if ((save == null && !inTransaction)
+                    || underOneLock(context, read.call(), save != null ? save.call() : setter)) {
                 continue;
             }
             reported.add(entityVar.getNameAsString());
@@ -118,12 +225,78 @@ public final class LostUpdateRule implements Rule {
             String statement = save != null ? save.call().toString() : setter.toString();
             String writeName = save != null ? PersistenceRules.name(save) : setter.getNameAsString() + "() on the managed "
                     + read.entity().type().simpleName();
-            reporter.report(finding(rule, context, read, at, statement, writeName));
+            reporter.report(finding(rule, context, read, at, statement, writeName, entityFix(read.entity().type().simpleName(),
+                    save == null)));
         }
     }
 
+    /**
+     * {@code if (e.getState() == WAITING) { e.setRuns(e.getRuns() + 1); } e.setState(next); save(e)}: the
+     * change is made only while the row is in a state that the same write then moves it out of. Every
+     * concurrent run that saw that state computes the same new value from the same old one, so the
+     * second write repeats the first instead of erasing it: the change counts the transition, once.
+     */
+    private static boolean changedOnlyInStateItLeaves(MethodCallExpr setter, NameExpr entityVar, MethodFlow flow,
+            DbOp read) {
+        String entity = entityVar.getNameAsString();
+        com.github.javaparser.ast.Node child = setter;
+        com.github.javaparser.ast.Node parent = setter.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            if (parent instanceof com.github.javaparser.ast.stmt.IfStmt guard && child != guard.getCondition()) {
+                for (MethodCallExpr getter : guard.getCondition().findAll(MethodCallExpr.class)) {
+                    if (getter.getArguments().isEmpty() && getter.getNameAsString().startsWith("get")
+                            && getter.getScope().orElse(null) instanceof NameExpr scope
+                            && scope.getNameAsString().equals(entity) && flow.reaching(scope).contains(read)
+                            && setAfter(guard, entity, "set" + getter.getNameAsString().substring(3))) {
+                        return true;
+                    }
+                }
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return false;
+    }
+
+    /** A call {@code entity.setX(..)} in the same block as {@code statement}, after it (so it runs whenever the change does). */
+    private static boolean setAfter(com.github.javaparser.ast.stmt.Statement statement, String entity, String setterName) {
+        if (!(statement.getParentNode().orElse(null) instanceof com.github.javaparser.ast.stmt.BlockStmt block)) {
+            return false;
+        }
+        boolean after = false;
+        for (com.github.javaparser.ast.stmt.Statement s : block.getStatements()) {
+            if (s == statement) {
+                after = true;
+                continue;
+            }
+            if (after && s instanceof com.github.javaparser.ast.stmt.ExpressionStmt e
+                    && e.getExpression() instanceof MethodCallExpr call && call.getNameAsString().equals(setterName)
+                    && call.getScope().orElse(null) instanceof NameExpr n && n.getNameAsString().equals(entity)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The fix for a JPA entity changed and saved (or flushed by dirty checking). */
+    private static String entityFix(String entity, boolean dirtyChecked) {
+        return "Add a @Version attribute to " + entity + ": the stale " + (dirtyChecked ? "flush" : "save")
+                + " then fails with an optimistic-lock error instead of overwriting, and the whole read-modify-write "
+                + "can be retried; or load it with a pessimistic lock (@Lock(PESSIMISTIC_WRITE) on the finder, "
+                + "LockModeType.PESSIMISTIC_WRITE) inside the transaction. For a counter or balance, an @Modifying "
+                + "UPDATE ... SET col = col + :delta does it in one statement.";
+    }
+
+    /** The fix for an UPDATE statement (SQL, a mapper method, jOOQ) that writes back a value computed from the read. */
+    private static String statementFix(DbOp write) {
+        return "Do the change in the statement itself (" + write.describe() + ": SET col = col + ? instead of the "
+                + "computed value), so the database applies it to the current row; else compare a version column "
+                + "in its WHERE and test the affected-row count; else read with SELECT ... FOR UPDATE in the same "
+                + "transaction.";
+    }
+
     private static Finding finding(RuleDescriptor rule, MethodContext context, DbOp read, CodeLocation writeAt,
-            String statement, String writeName) {
+            String statement, String writeName, String fix) {
         CodeLocation readAt = read.location().withLabel("reads: " + read.describe());
         String table = read.entity() != null ? read.entity().type().simpleName() + " (" + read.table() + ")" : read.table();
         Message message = Message.builder()
@@ -134,7 +307,7 @@ public final class LostUpdateRule implements Rule {
                         + "one update is silently lost.")
                 .build();
         return new Finding(rule.id(), rule.level(), message, writeAt, List.of(readAt, writeAt), List.of(readAt, writeAt),
-                rule.fix(), Fingerprints.of(rule.id(), context.method().signature(), statement, read.describe()),
+                fix, Fingerprints.of(rule.id(), context.method().signature(), statement, read.describe()),
                 context.method().signature());
     }
 }

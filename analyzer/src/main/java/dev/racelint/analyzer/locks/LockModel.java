@@ -64,6 +64,7 @@ public final class LockModel {
     private final TransactionModel transactions;
     private volatile EffectSummaries summaries;
     private final MethodMemo<List<LockScope>> scopes;
+    private final AdviceLocks advice;
 
     public LockModel(CallGraph graph, ExpressionTyper typer, PersistenceModel persistence, TransactionModel transactions) {
         this.graph = graph;
@@ -71,6 +72,12 @@ public final class LockModel {
         this.persistence = persistence;
         this.transactions = transactions;
         this.scopes = new MethodMemo<>(graph.index());
+        this.advice = new AdviceLocks(graph.index(), this::scopesIn);
+    }
+
+    /** A lock an {@code @Around} advice holds over the whole of {@code method} (bound to one of its annotations). */
+    public java.util.Optional<LockScope> adviceLock(MethodInfo method) {
+        return advice.around(method);
     }
 
     /** The lock scopes of a method, computed once. */

@@ -529,7 +529,8 @@ public final class DbOpClassifier {
         if (!mapper) {
             return null;
         }
-        String table = EntityModel.snake(type.simpleName().replaceAll("Mapper$", "")).toLowerCase(Locale.ROOT);
+        String table = mappedTable(type)
+                .orElse(EntityModel.snake(type.simpleName().replaceAll("Mapper$", "")).toLowerCase(Locale.ROOT));
         String describe = type.simpleName() + "." + name + "()";
         Kind kind;
         ReadShape shape = ReadShape.NONE;
@@ -558,6 +559,32 @@ public final class DbOpClassifier {
         }
         return new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
                 location(call), null, List.of(), List.of(), LockDetail.NONE);
+    }
+
+    /**
+     * The table of the record type a generic mapper is declared for ({@code OrderMapper extends
+     * Mapper<Order>}, directly or through a project base mapper), from that type's {@code @Table(name)}.
+     */
+    private Optional<String> mappedTable(TypeInfo mapper) {
+        if (!(mapper.declaration() instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration decl)) {
+            return Optional.empty();
+        }
+        for (var extended : decl.getExtendedTypes()) {
+            for (var argument : extended.getTypeArguments().orElse(new com.github.javaparser.ast.NodeList<>())) {
+                dev.racelint.analyzer.index.TypeRef ref = index.resolveType(argument, decl);
+                if (ref.isProject()) {
+                    Optional<String> table = annotations.find(ref.project().declaration(), EntityModel.TABLE)
+                            .flatMap(a -> dev.racelint.analyzer.index.Annotations.attribute(a, "name"))
+                            .filter(v -> v instanceof com.github.javaparser.ast.expr.StringLiteralExpr)
+                            .map(v -> ((com.github.javaparser.ast.expr.StringLiteralExpr) v).asString().toLowerCase(Locale.ROOT))
+                            .filter(t -> !t.isEmpty());
+                    if (table.isPresent()) {
+                        return table;
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

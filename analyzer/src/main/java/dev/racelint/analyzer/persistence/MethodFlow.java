@@ -41,10 +41,16 @@ public final class MethodFlow {
     private final Map<Node, DbOp> opByValue = new IdentityHashMap<>();
     /** Operations reaching each local variable, keyed by its declaration (so shadowed names stay apart). */
     private final Map<Node, Set<DbOp>> locals = new IdentityHashMap<>();
+    private final Node body;
+    private final int passes;
+    /** Like {@link #locals}, but a value does not flow through the selector arguments of a query; built on first use. */
+    private Map<Node, Set<DbOp>> valueLocals;
 
     /** @param passes how often the locals are gone over ({@code flow-passes}) */
     MethodFlow(Node body, List<DbOp> ops, int passes) {
         this.ops = ops;
+        this.body = body;
+        this.passes = passes;
         for (DbOp op : ops) {
             opByValue.put(op.end(), op);
             opByValue.put(op.call(), op);
@@ -103,6 +109,82 @@ public final class MethodFlow {
             }
         }
         return out;
+    }
+
+    /**
+     * The operations whose stored values flow into {@code expr}. Unlike {@link #reaching}, the
+     * arguments of a database call only select what it returns: {@code repo.countByJobId(job.getId())}
+     * carries the count, not the values of the row {@code job} was read from.
+     */
+    public synchronized Set<DbOp> valuesReaching(Node expr) {
+        if (valueLocals == null) {
+            valueLocals = new IdentityHashMap<>();
+            for (int pass = 0; pass < passes; pass++) {
+                for (VariableDeclarator v : body.findAll(VariableDeclarator.class)) {
+                    v.getInitializer().ifPresent(init -> addValueLocal(v, valuesReaching0(init)));
+                }
+                for (AssignExpr a : body.findAll(AssignExpr.class)) {
+                    if (a.getTarget() instanceof NameExpr n) {
+                        addValueLocal(LocalVariables.declarationOf(n.getNameAsString(), n), valuesReaching0(a.getValue()));
+                    }
+                }
+                for (ForEachStmt loop : body.findAll(ForEachStmt.class)) {
+                    loop.getVariable().getVariables().forEach(v -> addValueLocal(v, valuesReaching0(loop.getIterable())));
+                }
+                for (LambdaExpr lambda : body.findAll(LambdaExpr.class)) {
+                    if (lambda.getParentNode().orElse(null) instanceof MethodCallExpr call && call.getScope().isPresent()) {
+                        Set<DbOp> from = valuesReaching0(call.getScope().get());
+                        lambda.getParameters().forEach(p -> addValueLocal(p, from));
+                    }
+                }
+            }
+        }
+        return valuesReaching0(expr);
+    }
+
+    private void addValueLocal(Node declaration, Set<DbOp> from) {
+        if (declaration != null && !from.isEmpty()) {
+            valueLocals.computeIfAbsent(declaration, k -> new LinkedHashSet<>()).addAll(from);
+        }
+    }
+
+    private Set<DbOp> valuesReaching0(Node expr) {
+        Set<DbOp> out = new LinkedHashSet<>();
+        DbOp direct = opByValue.get(expr);
+        if (direct != null) {
+            out.add(direct);
+        }
+        for (MethodCallExpr call : expr.findAll(MethodCallExpr.class)) {
+            DbOp op = opByValue.get(call);
+            if (op != null && !insideOperation(call, expr)) {
+                out.add(op);
+            }
+        }
+        for (NameExpr name : expr.findAll(NameExpr.class)) {
+            Node declaration = LocalVariables.declarationOf(name.getNameAsString(), name);
+            if (declaration != null && !insideOperation(name, expr)) {
+                out.addAll(valueLocals.getOrDefault(declaration, Set.of()));
+            }
+        }
+        return out;
+    }
+
+    /** Is {@code node} part of a database call below {@code root} (its arguments or chain), not the call itself? */
+    private boolean insideOperation(Node node, Node root) {
+        if (node == root) {
+            return false;
+        }
+        Node at = node.getParentNode().orElse(null);
+        while (at != null) {
+            if (opByValue.containsKey(at)) {
+                return true;
+            }
+            if (at == root) {
+                return false;
+            }
+            at = at.getParentNode().orElse(null);
+        }
+        return false;
     }
 
     /** Operations whose results decide whether {@code node} runs. */

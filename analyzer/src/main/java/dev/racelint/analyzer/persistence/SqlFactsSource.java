@@ -60,8 +60,10 @@ public final class SqlFactsSource implements SqlFacts.Source {
         List<SqlFacts.Comparison> where = new ArrayList<>();
         for (SqlStatement.WhereColumn w : st.whereColumns()) {
             boolean parameter = w.valueKind() == SqlStatement.ValueKind.PARAMETER;
-            // a column the statement also writes is compared to guard the write, not to pick the row
-            if (w.isEquality() && !written.contains(w.column().toLowerCase(Locale.ROOT))) {
+            // a column the statement also writes is compared to guard the write, not to pick the row; and
+            // `id IN (SELECT ..)` picks rows by the database's own query, not by values the caller holds
+            if (w.isEquality() && w.valueKind() != SqlStatement.ValueKind.SUBQUERY
+                    && !written.contains(w.column().toLowerCase(Locale.ROOT))) {
                 keys.add(w.column());
             }
             where.add(new SqlFacts.Comparison(w.column(), w.isEquality() && parameter,

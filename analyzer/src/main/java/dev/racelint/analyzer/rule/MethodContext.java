@@ -62,6 +62,11 @@ public final class MethodContext {
         return locks.scopesIn(method);
     }
 
+    /** A lock an {@code @Around} advice takes before this method runs and releases after (bound to its annotation). */
+    public Optional<LockScope> adviceLock() {
+        return locks.adviceLock(method);
+    }
+
     /**
      * Lock-order cycles reported in this method: those whose first edge's outer lock is held here.
      * Each cycle is reported once in the whole program.
