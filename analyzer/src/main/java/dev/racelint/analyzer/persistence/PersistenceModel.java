@@ -135,6 +135,11 @@ public final class PersistenceModel {
      */
     private Optional<DbOp> helperOp(MethodCallExpr call, int levels) {
         List<MethodInfo> targets = resolver.resolve(call).targets();
+        if (targets.size() > 1) {
+            // a call on an interface whose one implementation is scanned runs that implementation
+            List<MethodInfo> concrete = targets.stream().filter(t -> t.body() != null).toList();
+            targets = concrete.size() == 1 ? concrete : targets;
+        }
         if (targets.size() != 1) {
             return Optional.empty();
         }
