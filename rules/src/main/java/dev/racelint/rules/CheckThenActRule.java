@@ -64,11 +64,23 @@ public final class CheckThenActRule implements Rule {
             if (PersistenceRules.lockedReadBefore(context, ops, write)) {
                 continue;
             }
+            boolean reported = false;
             for (DbOp check : flow.decidingReads(write.call(), write)) {
                 if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
                     continue;
                 }
                 reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared(context, write, check)));
+                reported = true;
+                break;
+            }
+            // a validator's read, like an insert further down, only where the schema shows no key
+            for (DbOp check : reported ? List.<DbOp>of() : validatorChecks(context, write.call(), write)) {
+                Optional<String> undeclared = undeclared(context, write, check);
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)
+                        || undeclared.isEmpty()) {
+                    continue;
+                }
+                reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared));
                 break;
             }
         }
@@ -103,7 +115,9 @@ public final class CheckThenActRule implements Rule {
                     || (inner != null && lockedReadBefore(inner, write))) {
                 continue;
             }
-            for (DbOp check : flow.decidingReads(site, write)) {
+            List<DbOp> checks = new ArrayList<>(flow.decidingReads(site, write));
+            checks.addAll(validatorChecks(context, site, write));
+            for (DbOp check : checks) {
                 if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
                     continue;
                 }
@@ -116,6 +130,58 @@ public final class CheckThenActRule implements Rule {
                 break;
             }
         }
+    }
+
+    /**
+     * Reads of {@code write}'s table in a validator called as a statement before {@code node}: a method
+     * whose result is not used and that throws when its read says so ({@code checkLoginName(user);}
+     * then {@code addUser(user)}), so the read decides whether the rest of this method runs.
+     */
+    private static List<DbOp> validatorChecks(MethodContext context, Node node, DbOp write) {
+        java.util.Map<Node, dev.racelint.analyzer.index.MethodInfo> callees = new java.util.IdentityHashMap<>();
+        for (Reached<dev.racelint.analyzer.index.MethodInfo> m : context.reachability().methods(context.method(), false, 1)) {
+            if (m.path().size() == 1) {
+                callees.put(m.path().get(0).site(), m.item());
+            }
+        }
+        List<DbOp> out = new ArrayList<>();
+        Node child = node;
+        for (Node parent = node.getParentNode().orElse(null);
+                parent != null && !(parent instanceof com.github.javaparser.ast.body.CallableDeclaration<?>);
+                parent = parent.getParentNode().orElse(null)) {
+            if (parent instanceof com.github.javaparser.ast.stmt.BlockStmt block) {
+                for (var statement : block.getStatements()) {
+                    if (statement == child) {
+                        break;
+                    }
+                    if (statement instanceof com.github.javaparser.ast.stmt.ExpressionStmt e
+                            && e.getExpression() instanceof com.github.javaparser.ast.expr.MethodCallExpr call
+                            && callees.containsKey(call)) {
+                        out.addAll(throwingReads(context, callees.get(call), write));
+                    }
+                }
+            }
+            child = parent;
+        }
+        return out;
+    }
+
+    /** Reads of {@code write}'s table in {@code validator} that decide whether one of its {@code throw}s runs. */
+    private static List<DbOp> throwingReads(MethodContext context, dev.racelint.analyzer.index.MethodInfo validator,
+            DbOp write) {
+        MethodFlow flow = context.persistence().flow(validator).orElse(null);
+        if (flow == null || validator.body() == null) {
+            return List.of();
+        }
+        List<DbOp> out = new ArrayList<>();
+        for (var thrown : validator.body().findAll(com.github.javaparser.ast.stmt.ThrowStmt.class)) {
+            for (DbOp read : flow.decidingReads(thrown, write)) {
+                if (!out.contains(read)) {
+                    out.add(read);
+                }
+            }
+        }
+        return out;
     }
 
     private static boolean lockedReadBefore(MethodFlow flow, DbOp write) {
