@@ -14,7 +14,15 @@ import dev.racelint.analyzer.rule.Reporter;
 import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
+import com.github.javaparser.ast.Node;
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.schema.SchemaModel;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /** A read decides whether an insert on the same table happens, and nothing in the database stops a second insert. */
 @RuleMetadata(
@@ -34,6 +42,13 @@ import java.util.List;
                 + "fail (ON CONFLICT / catch the duplicate-key exception), or a conditional update for limits.")
 public final class CheckThenActRule implements Rule {
 
+    /**
+     * How many calls below the checking method an insert is looked for when the call that leads to it
+     * does more than the insert (a service method that inserts a user, then its roles): a controller's
+     * check, then a service's insert.
+     */
+    private static final int CALLS_TO_INSERT = 2;
+
     @Override
     public void check(MethodContext context, Reporter reporter) {
         MethodFlow flow = context.dataFlow().orElse(null);
@@ -49,15 +64,130 @@ public final class CheckThenActRule implements Rule {
             if (PersistenceRules.lockedReadBefore(context, ops, write)) {
                 continue;
             }
+            boolean reported = false;
             for (DbOp check : flow.decidingReads(write.call(), write)) {
-                if (PersistenceRules.lockHeld(context, check)
-                        || uniqueInDatabase(write, check)) {
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
                     continue;
                 }
-                reporter.report(finding(descriptor(), context, check, write));
+                reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared(context, write, check)));
+                reported = true;
+                break;
+            }
+            // a validator's read, like an insert further down, only where the schema shows no key
+            for (DbOp check : reported ? List.<DbOp>of() : validatorChecks(context, write.call(), write)) {
+                Optional<String> undeclared = undeclared(context, write, check);
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)
+                        || undeclared.isEmpty()) {
+                    continue;
+                }
+                reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared));
                 break;
             }
         }
+        insertsBelow(context, flow, reporter);
+    }
+
+    /**
+     * A check here decides a call that inserts further down, in a method that does more than the insert
+     * (so the insert is not one of this method's operations). Reported only on a table the tree's schema
+     * declares with no key on the checked columns, so the finding can say so.
+     */
+    private void insertsBelow(MethodContext context, MethodFlow flow, Reporter reporter) {
+        if (flow.ops().stream().noneMatch(op -> op.kind() == DbOp.Kind.READ)) {
+            return;
+        }
+        List<String> reported = new ArrayList<>();
+        for (Reached<DbOp> reached : context.reachability().databaseOperations(context.method(), false)) {
+            List<CallEdge> path = reached.path();
+            DbOp write = reached.item();
+            if (path.isEmpty() || path.size() > CALLS_TO_INSERT || write.upsert() || write.table().isEmpty()
+                    || reported.contains(write.table())) {
+                continue;
+            }
+            Node site = path.get(0).site();
+            // a call this method's flow already counts as the operation (a one-operation helper) is checked above
+            if (flow.ops().stream().anyMatch(op -> op.call() == site)) {
+                continue;
+            }
+            MethodFlow inner = context.persistence().flow(reached.in()).orElse(null);
+            if (!isInsert(write, inner) || PersistenceModel.duplicateCaught(write.call())
+                    || path.stream().anyMatch(e -> PersistenceModel.duplicateCaught(e.site()))
+                    || (inner != null && lockedReadBefore(inner, write))) {
+                continue;
+            }
+            List<DbOp> checks = new ArrayList<>(flow.decidingReads(site, write));
+            checks.addAll(validatorChecks(context, site, write));
+            for (DbOp check : checks) {
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
+                    continue;
+                }
+                Optional<String> undeclared = undeclared(context, write, check);
+                if (undeclared.isEmpty()) {
+                    continue;
+                }
+                reporter.report(finding(descriptor(), context, check, write, path, undeclared));
+                reported.add(write.table());
+                break;
+            }
+        }
+    }
+
+    /**
+     * Reads of {@code write}'s table in a validator called as a statement before {@code node}: a method
+     * whose result is not used and that throws when its read says so ({@code checkLoginName(user);}
+     * then {@code addUser(user)}), so the read decides whether the rest of this method runs.
+     */
+    private static List<DbOp> validatorChecks(MethodContext context, Node node, DbOp write) {
+        java.util.Map<Node, dev.racelint.analyzer.index.MethodInfo> callees = new java.util.IdentityHashMap<>();
+        for (Reached<dev.racelint.analyzer.index.MethodInfo> m : context.reachability().methods(context.method(), false, 1)) {
+            if (m.path().size() == 1) {
+                callees.put(m.path().get(0).site(), m.item());
+            }
+        }
+        List<DbOp> out = new ArrayList<>();
+        Node child = node;
+        for (Node parent = node.getParentNode().orElse(null);
+                parent != null && !(parent instanceof com.github.javaparser.ast.body.CallableDeclaration<?>);
+                parent = parent.getParentNode().orElse(null)) {
+            if (parent instanceof com.github.javaparser.ast.stmt.BlockStmt block) {
+                for (var statement : block.getStatements()) {
+                    if (statement == child) {
+                        break;
+                    }
+                    if (statement instanceof com.github.javaparser.ast.stmt.ExpressionStmt e
+                            && e.getExpression() instanceof com.github.javaparser.ast.expr.MethodCallExpr call
+                            && callees.containsKey(call)) {
+                        out.addAll(throwingReads(context, callees.get(call), write));
+                    }
+                }
+            }
+            child = parent;
+        }
+        return out;
+    }
+
+    /** Reads of {@code write}'s table in {@code validator} that decide whether one of its {@code throw}s runs. */
+    private static List<DbOp> throwingReads(MethodContext context, dev.racelint.analyzer.index.MethodInfo validator,
+            DbOp write) {
+        MethodFlow flow = context.persistence().flow(validator).orElse(null);
+        if (flow == null || validator.body() == null) {
+            return List.of();
+        }
+        List<DbOp> out = new ArrayList<>();
+        for (var thrown : validator.body().findAll(com.github.javaparser.ast.stmt.ThrowStmt.class)) {
+            for (DbOp read : flow.decidingReads(thrown, write)) {
+                if (!out.contains(read)) {
+                    out.add(read);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean lockedReadBefore(MethodFlow flow, DbOp write) {
+        int at = PersistenceRules.position(write);
+        return flow.ops().stream().anyMatch(o -> o.kind() == DbOp.Kind.READ && o.locked()
+                && PersistenceRules.position(o) < at);
     }
 
     private static boolean isInsert(DbOp op, MethodFlow flow) {
@@ -65,30 +195,80 @@ public final class CheckThenActRule implements Rule {
                 || (op.kind() == DbOp.Kind.SAVE && PersistenceModel.savesNewObject(op, flow));
     }
 
-    /** The entity declares a unique constraint on the columns the check looked at. */
-    private static boolean uniqueInDatabase(DbOp write, DbOp check) {
+    /**
+     * The database already refuses a second row with the checked values, or the check is not about the
+     * inserted row at all: the columns the check selects by cover a key of the table (from the tree's DDL
+     * or the mapping; a key column the check leaves out counts when every new row takes its constant
+     * DEFAULT, as a soft-delete marker does), or the check reads one row by its primary key (a parent, or
+     * the row being changed), which an insert either collides with on that key or does not duplicate.
+     */
+    private static boolean keyedInDatabase(MethodContext context, DbOp write, DbOp check) {
         var entity = write.entity() != null ? write.entity() : check.entity();
-        return entity != null && entity.uniqueOn(check.keyColumns());
+        if (entity != null && entity.uniqueOn(check.keyColumns())) {
+            return true;
+        }
+        if (check.entity() != null && !check.entity().idColumns().isEmpty()
+                && check.keyColumns().containsAll(check.entity().idColumns())) {
+            return true;
+        }
+        if (check.keyColumns().equals(Set.of("id"))) {
+            return true; // findById / existsById / selectByPrimaryKey: the API reads by the primary key
+        }
+        return table(context, check.table()).or(() -> table(context, write.table()))
+                .flatMap(t -> t.keyCovering(check.keyColumns(), context.persistence().schema().constantDefaults(t.name())))
+                .isPresent();
     }
 
-    private static Finding finding(RuleDescriptor rule, MethodContext context, DbOp check, DbOp write) {
+    /**
+     * " (the schema declares no unique key on (login_name))" when the tree declares the table with keys
+     * and none covers the checked columns; empty when the table is not declared (or declared with no key).
+     */
+    private static Optional<String> undeclared(MethodContext context, DbOp write, DbOp check) {
+        if (check.keyColumns().isEmpty()) {
+            return Optional.empty(); // an emptiness test of the whole table: no column set to name
+        }
+        return table(context, write.table()).filter(SchemaModel.Table::keyed)
+                .map(t -> ", and the schema declares no unique key on " + write.table() + PersistenceRules.columns(check));
+    }
+
+    private static Optional<SchemaModel.Table> table(MethodContext context, String name) {
+        SchemaModel schema = context.persistence().schema();
+        return schema.table(name).or(() -> context.persistence().entities().byName(name)
+                .flatMap(e -> schema.table(e.table())));
+    }
+
+    private static Finding finding(RuleDescriptor rule, MethodContext context, DbOp check, DbOp write,
+            List<CallEdge> calls, Optional<String> undeclared) {
         CodeLocation checkAt = check.location().withLabel("checks: " + check.describe());
         CodeLocation writeAt = write.location().withLabel("writes: " + write.describe());
+        List<CodeLocation> path = new ArrayList<>();
+        path.add(checkAt);
+        for (CallEdge call : calls) {
+            path.add(SourceLocations.of(call.caller().declaringType().file().path(), call.site(),
+                    "calls " + call.callee().displayName()));
+        }
+        path.add(writeAt);
+        CodeLocation primary = calls.isEmpty() ? write.location().withLabel(write.describe()) : path.get(1);
         String what = check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.AGGREGATE
                 ? "a limit check" : "an existence check";
-        Message message = Message.builder()
+        Message.Builder text = Message.builder()
                 .link(PersistenceRules.name(check), 0)
-                .text(" (" + what + " on " + write.table() + ") decides whether ")
-                .link(PersistenceRules.name(write), 1)
-                .text(" runs, but nothing stops two requests both passing the check: add a unique constraint on "
-                        + write.table() + PersistenceRules.columns(check) + " and treat the duplicate-key error as "
-                        + "'already exists'" + (what.equals("a limit check") ? ", or enforce the limit in one conditional UPDATE" : "")
+                .text(" (" + what + " on " + write.table() + ") decides whether ");
+        if (calls.isEmpty()) {
+            text.link(PersistenceRules.name(write), 1);
+        } else {
+            text.link(calls.get(0).callee().displayName(), 1).text(" (which inserts with " + write.describe() + ")");
+        }
+        Message message = text
+                .text(" runs, but nothing stops two requests both passing the check" + undeclared.orElse("")
+                        + ": add a unique constraint on " + write.table() + PersistenceRules.columns(check)
+                        + " and treat the duplicate-key error as 'already exists'"
+                        + (what.equals("a limit check") ? ", or enforce the limit in one conditional UPDATE" : "")
                         + ".")
                 .build();
         String fingerprint = Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(),
                 check.describe());
-        return new Finding(rule.id(), rule.level(), message, write.location().withLabel(write.describe()),
-                List.of(checkAt, writeAt), List.of(checkAt, writeAt), rule.fix(), fingerprint,
-                context.method().signature());
+        return new Finding(rule.id(), rule.level(), message, primary, List.of(checkAt, writeAt), List.copyOf(path),
+                rule.fix(), fingerprint, context.method().signature());
     }
 }

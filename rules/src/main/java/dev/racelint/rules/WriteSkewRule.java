@@ -52,8 +52,7 @@ public final class WriteSkewRule implements Rule {
                         || PersistenceRules.lockedReadBefore(context, flow.ops(), write)) {
                     continue;
                 }
-                boolean insert = write.kind() == DbOp.Kind.INSERT
-                        || (write.kind() == DbOp.Kind.SAVE && PersistenceModel.savesNewObject(write, flow));
+                boolean insert = creates(write, flow);
                 for (DbOp check : flow.controlling(write.call())) {
                     boolean aggregate = check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.EXISTS
                             || check.shape() == DbOp.ReadShape.AGGREGATE;
@@ -80,13 +79,29 @@ public final class WriteSkewRule implements Rule {
      */
     private static boolean guardsAnInsertIntoItsTable(MethodFlow flow, DbOp check) {
         for (DbOp op : flow.ops()) {
-            boolean insert = op.kind() == DbOp.Kind.INSERT
-                    || (op.kind() == DbOp.Kind.SAVE && PersistenceModel.savesNewObject(op, flow));
-            if (insert && op.sameTable(check) && flow.controlling(op.call()).contains(check)) {
+            if (creates(op, flow) && op.sameTable(check) && flow.controlling(op.call()).contains(check)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The write adds a row: an INSERT, or a save of a new object or of one that no read in this method
+     * loaded (an entity handed in by the caller: nothing here makes it an existing row).
+     */
+    private static boolean creates(DbOp op, MethodFlow flow) {
+        if (op.kind() == DbOp.Kind.INSERT) {
+            return true;
+        }
+        if (op.kind() != DbOp.Kind.SAVE) {
+            return false;
+        }
+        if (PersistenceModel.savesNewObject(op, flow)) {
+            return true;
+        }
+        return op.call().getArguments().size() == 1 && op.call().getArgument(0).isNameExpr()
+                && flow.reaching(op.call().getArgument(0)).stream().noneMatch(r -> r.kind() == DbOp.Kind.READ);
     }
 
     /** The check selects the very row the write changes (by the same key columns): not skew. */

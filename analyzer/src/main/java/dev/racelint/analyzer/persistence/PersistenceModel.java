@@ -135,12 +135,20 @@ public final class PersistenceModel {
      */
     private Optional<DbOp> helperOp(MethodCallExpr call, int levels) {
         List<MethodInfo> targets = resolver.resolve(call).targets();
+        // A call on an interface whose one implementation is scanned runs that implementation. Only
+        // its reads are taken from there for now (a service's uniqueness test behind its interface):
+        // the writes' rules have not been measured with writes found that way.
+        List<MethodInfo> concrete = targets.stream().filter(t -> t.body() != null).toList();
+        boolean throughInterface = targets.size() > 1 && concrete.size() == 1;
+        if (throughInterface) {
+            targets = concrete;
+        }
         if (targets.size() != 1) {
             return Optional.empty();
         }
         MethodInfo target = targets.get(0);
         List<DbOp> inner = opsWithin(target, levels);
-        if (inner.size() != 1) {
+        if (inner.size() != 1 || (throughInterface && inner.get(0).kind() != DbOp.Kind.READ)) {
             return Optional.empty();
         }
         DbOp op = inner.get(0);

@@ -43,6 +43,12 @@ public final class DdlReader {
             "(?:constraint\\s+\\S+\\s+)?(primary\\s+key|unique(?:\\s+(?:key|index))?)(?:\\s+(?!\\()\\S+)?\\s*\\(([^)]*)\\)",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
+    /** {@code DEFAULT 0}, {@code DEFAULT '0'}, {@code DEFAULT b'0'}, {@code DEFAULT false}: one value for every new row. */
+    private static final Pattern CONSTANT_DEFAULT = Pattern.compile(
+            "\\bdefault\\s+\\(?\\s*(?:'[^']*'|b'[01]*'|-?\\d+(?:\\.\\d+)?|true|false)\\s*\\)?(?:\\s|,|$)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern NOT_NULL = Pattern.compile("\\bnot\\s+null\\b", Pattern.CASE_INSENSITIVE);
+
     /** JSqlParser's budget per DDL statement; one it cannot parse in time goes to the token reader. */
     private static final long PARSE_MILLIS = 2_000;
 
@@ -127,6 +133,9 @@ public final class DdlReader {
                     if (specs.matches("(?s).*\\b(primary\\s+key|unique)\\b.*")) {
                         builder.key(table, List.of(column.getColumnName()));
                     }
+                    if (CONSTANT_DEFAULT.matcher(specs).find() && NOT_NULL.matcher(specs).find()) {
+                        builder.constantDefault(table, column.getColumnName());
+                    }
                 }
             }
             if (create.getIndexes() != null) {
@@ -187,6 +196,10 @@ public final class DdlReader {
                 } else if (!e.isEmpty() && e.toLowerCase(Locale.ROOT).matches("(?s).*\\b(primary\\s+key|unique)\\b.*")
                         && !e.toLowerCase(Locale.ROOT).matches("(?s)^(key|index|constraint|foreign|check|fulltext)\\b.*")) {
                     builder.key(table, List.of(e.split("\\s+")[0])); // a column declared PRIMARY KEY / UNIQUE
+                }
+                if (!e.toLowerCase(Locale.ROOT).matches("(?s)^(primary|unique|key|index|constraint|foreign|check|fulltext)\\b.*")
+                        && CONSTANT_DEFAULT.matcher(e).find() && NOT_NULL.matcher(e).find()) {
+                    builder.constantDefault(table, e.split("\\s+")[0]);
                 }
             }
             return;

@@ -38,6 +38,23 @@ public final class SchemaModel {
             return keys.stream().anyMatch(k -> !k.isEmpty() && k.stream().allMatch(c -> given.contains(comparable(c))));
         }
 
+        /**
+         * The key that makes a row with the same {@code checkedColumns} values a duplicate the database
+         * refuses, when there is one: every key column is checked, or is a NOT NULL column with a constant
+         * DEFAULT ({@code DeletedAt BIGINT NOT NULL DEFAULT 0}, a soft-delete marker) that every new row
+         * takes, with at least one key column checked.
+         */
+        public Optional<Set<String>> keyCovering(Collection<String> checkedColumns, Set<String> constantDefaults) {
+            Set<String> given = new LinkedHashSet<>();
+            checkedColumns.forEach(c -> given.add(comparable(c)));
+            Set<String> fixed = new LinkedHashSet<>();
+            constantDefaults.forEach(c -> fixed.add(comparable(c)));
+            return keys.stream()
+                    .filter(k -> k.stream().anyMatch(c -> given.contains(comparable(c)))
+                            && k.stream().allMatch(c -> given.contains(comparable(c)) || fixed.contains(comparable(c))))
+                    .findFirst();
+        }
+
         /** Whether any key is known: a table declared without one more likely has it declared elsewhere. */
         public boolean keyed() {
             return !keys.isEmpty();
@@ -56,6 +73,7 @@ public final class SchemaModel {
     static final class Builder {
         private final Map<String, List<Set<String>>> keys = new TreeMap<>();
         private final Map<String, Set<String>> versions = new TreeMap<>();
+        private final Map<String, Set<String>> constantDefaults = new TreeMap<>();
 
         void table(String table) {
             keys.computeIfAbsent(normalise(table), t -> new ArrayList<>());
@@ -76,6 +94,14 @@ public final class SchemaModel {
             versions.computeIfAbsent(normalise(table), t -> new LinkedHashSet<>()).add(normalise(column));
         }
 
+        /** A NOT NULL column with a constant DEFAULT: a row inserted without it takes that one value. */
+        void constantDefault(String table, String column) {
+            String c = normalise(column);
+            if (!c.isEmpty()) {
+                constantDefaults.computeIfAbsent(normalise(table), t -> new LinkedHashSet<>()).add(c);
+            }
+        }
+
         SchemaModel build() {
             Map<String, Table> tables = new TreeMap<>();
             keys.forEach((name, k) -> {
@@ -83,16 +109,20 @@ public final class SchemaModel {
                     tables.put(name, new Table(name, k, versions.getOrDefault(name, Set.of())));
                 }
             });
-            return new SchemaModel(tables);
+            return new SchemaModel(tables, constantDefaults);
         }
     }
 
-    private static final SchemaModel EMPTY = new SchemaModel(Map.of());
+    private static final SchemaModel EMPTY = new SchemaModel(Map.of(), Map.of());
 
     private final Map<String, Table> tables;
+    private final Map<String, Set<String>> constantDefaults;
 
-    private SchemaModel(Map<String, Table> tables) {
+    private SchemaModel(Map<String, Table> tables, Map<String, Set<String>> constantDefaults) {
         this.tables = Map.copyOf(tables);
+        Map<String, Set<String>> defaults = new TreeMap<>();
+        constantDefaults.forEach((t, c) -> defaults.put(t, Set.copyOf(c)));
+        this.constantDefaults = Map.copyOf(defaults);
     }
 
     public static SchemaModel empty() {
@@ -124,6 +154,11 @@ public final class SchemaModel {
     /** The table {@code name} (any case, quoted or schema-qualified), when the tree declares it. */
     public Optional<Table> table(String name) {
         return name == null ? Optional.empty() : Optional.ofNullable(tables.get(normalise(name)));
+    }
+
+    /** The NOT NULL columns of {@code table} that the DDL gives a constant DEFAULT. */
+    public Set<String> constantDefaults(String table) {
+        return table == null ? Set.of() : constantDefaults.getOrDefault(normalise(table), Set.of());
     }
 
     public int tableCount() {
