@@ -1,17 +1,13 @@
 package dev.racelint.rules;
 
 import com.github.javaparser.ast.Node;
-import com.github.javaparser.ast.expr.Expression;
-import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
-import com.github.javaparser.ast.expr.NameExpr;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.callgraph.MethodFacts;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.BodyNodes;
 import dev.racelint.analyzer.index.MethodInfo;
-import dev.racelint.analyzer.index.TypeInfo;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
@@ -27,7 +23,6 @@ import dev.racelint.analyzer.rule.RuleMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** Retries that wait with no jitter, or never give up. */
 @RuleMetadata(
@@ -44,8 +39,6 @@ import java.util.Set;
         fix = "Full jitter: sleep random(0, min(cap, base * 2^attempt)), with a cap and a bounded number of attempts "
                 + "(@Backoff(random = true), ExponentialRandomBackOffPolicy); retry only retryable failures.")
 public final class UnjitteredRetryRule implements Rule {
-    private static final Set<String> RETRY_OPERATIONS = Set.of("org.springframework.retry.support.RetryTemplate",
-            "org.springframework.retry.RetryOperations");
 
     @Override
     public void check(MethodContext context, Reporter reporter) {
@@ -138,17 +131,11 @@ public final class UnjitteredRetryRule implements Rule {
 
     /**
      * The work a RetryTemplate built here retries: the callbacks its class passes to
-     * {@code execute(..)} on a RetryTemplate field.
+     * {@code execute(..)} on a RetryTemplate.
      */
     private static Optional<Reached<EffectSite>> templateWork(MethodContext context) {
-        var index = context.transactions().graph().index();
-        TypeInfo owner = context.method().declaringType();
-        for (MethodInfo method : owner.methods()) {
-            for (MethodCallExpr call : index.bodyNodes(method).calls()) {
-                if (!call.getNameAsString().equals("execute") || call.getArguments().isEmpty()
-                        || !call.getScope().map(s -> isRetryTemplateField(index, owner, s)).orElse(false)) {
-                    continue;
-                }
+        for (MethodInfo method : context.method().declaringType().methods()) {
+            for (MethodCallExpr call : context.retries().retryTemplateExecutions(method)) {
                 Optional<Reached<EffectSite>> remote = remoteWork(context, method, call.getArgument(0));
                 if (remote.isPresent()) {
                     return remote;
@@ -156,15 +143,6 @@ public final class UnjitteredRetryRule implements Rule {
             }
         }
         return Optional.empty();
-    }
-
-    private static boolean isRetryTemplateField(dev.racelint.analyzer.index.ProgramIndex index, TypeInfo owner,
-            Expression scope) {
-        String name = scope instanceof NameExpr n ? n.getNameAsString()
-                : scope instanceof FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
-        var type = name == null ? null : owner.fieldType(name);
-        return type != null && index.resolveType(type, owner.declaration()).candidates().stream()
-                .anyMatch(RETRY_OPERATIONS::contains);
     }
 
     private static boolean within(Node node, Node region) {

@@ -49,6 +49,8 @@ public final class RetryFacts {
     private static final Set<String> EVERY_FAILURE = Set.of("java.lang.Exception", "java.lang.RuntimeException",
             "java.lang.Throwable");
     private static final String SIMPLE_RETRY_POLICY = "org.springframework.retry.policy.SimpleRetryPolicy";
+    private static final Set<String> RETRY_OPERATIONS = Set.of("org.springframework.retry.support.RetryTemplate",
+            "org.springframework.retry.RetryOperations");
     /** Retry policies that can be told which exception types to retry. */
     private static final Set<String> RETRY_POLICIES = Set.of(SIMPLE_RETRY_POLICY,
             "org.springframework.retry.policy.ExceptionClassifierRetryPolicy",
@@ -383,6 +385,44 @@ public final class RetryFacts {
             }
         }
         return java.util.Optional.empty();
+    }
+
+    /**
+     * Calls that run work under a Spring Retry {@code RetryTemplate}: {@code execute(..)} on a field
+     * or local variable declared as {@code RetryTemplate} / {@code RetryOperations}.
+     */
+    public List<MethodCallExpr> retryTemplateExecutions(MethodInfo method) {
+        List<MethodCallExpr> out = new ArrayList<>();
+        for (MethodCallExpr call : index.bodyNodes(method).calls()) {
+            if (call.getNameAsString().equals("execute") && !call.getArguments().isEmpty()
+                    && call.getScope().map(s -> isRetryTemplate(method, s)).orElse(false)
+                    && index.isOwnCode(call, method)) {
+                out.add(call);
+            }
+        }
+        return out;
+    }
+
+    private boolean isRetryTemplate(MethodInfo method, Expression scope) {
+        String name = scope instanceof NameExpr n ? n.getNameAsString()
+                : scope instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()
+                        ? f.getNameAsString() : null;
+        if (name == null) {
+            return false;
+        }
+        com.github.javaparser.ast.type.Type type = null;
+        Node body = method.body();
+        if (scope instanceof NameExpr && body != null) {
+            for (var local : body.findAll(com.github.javaparser.ast.body.VariableDeclarator.class)) {
+                if (local.getNameAsString().equals(name)) {
+                    type = local.getType();
+                }
+            }
+        }
+        if (type == null) {
+            type = method.declaringType().fieldType(name);
+        }
+        return type != null && index.resolveType(type, scope).candidates().stream().anyMatch(RETRY_OPERATIONS::contains);
     }
 
     private boolean isEveryFailure(com.github.javaparser.ast.type.Type type, Node context) {
