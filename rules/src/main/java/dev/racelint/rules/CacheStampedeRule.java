@@ -80,7 +80,7 @@ public final class CacheStampedeRule implements Rule {
                 if (expensive.isPresent()) {
                     effect = op.item().location().withLabel("loads: " + op.item().describe());
                     path = op;
-                    what = "reads the database with " + op.item().describe() + ", " + expensive.get();
+                    what = "reads the database with " + op.item().describe() + " (" + expensive.get() + ")";
                     break;
                 }
             }

@@ -39,7 +39,7 @@ public final class ReadCost {
             }
             List<String> tables = statement.tables().stream().map(t -> t.toLowerCase(Locale.ROOT)).distinct().toList();
             if (tables.size() > 1) {
-                return Optional.of("a join of " + tables.size() + " tables (" + String.join(", ", tables) + ")");
+                return Optional.of("a join of " + tables.size() + " tables: " + String.join(", ", tables));
             }
             return statement.where() || tables.isEmpty() ? Optional.empty()
                     : Optional.of("every row of " + tables.get(0));
