@@ -41,7 +41,8 @@ class LimitsEdgeTest {
         boolean test(JsonNode report, int n);
     }
 
-    private static final String LOADER_READ = "jdbc.queryForMap(\"SELECT id, name FROM products WHERE id = ?\", id)";
+    private static final String LOADER_READ = "jdbc.queryForMap(\"SELECT p.id, b.name FROM products p \"\n"
+            + "+ \"JOIN brands b ON b.id = p.brand_id WHERE p.id = ?\", id)";
     private static final String LOADER_REMOTE = "rest.getForObject(\"https://catalog.example/products/{id}\", Map.class, id)";
 
     /** Each bound's edges: one per place the bound is applied, so that dropping any of them fails a test. */

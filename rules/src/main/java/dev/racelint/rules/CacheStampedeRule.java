@@ -10,6 +10,7 @@ import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.ReadCost;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -17,6 +18,7 @@ import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
 import java.util.List;
+import java.util.Optional;
 
 /** An expensive cache loader without single flight, or a batch of keys that all expire together. */
 @RuleMetadata(
@@ -58,20 +60,27 @@ public final class CacheStampedeRule implements Rule {
         String what = null;
         // loaders are usually thin: look a few calls deep (cache-loader-calls) for the expensive part
         int loaderCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.CACHE_LOADER_CALLS);
-        for (Reached<DbOp> op : context.reachability().databaseOperations(context.method(), false)) {
-            if (op.path().size() <= loaderCalls && op.item().kind() == DbOp.Kind.READ) {
-                effect = op.item().location().withLabel("loads: " + op.item().describe());
-                path = op;
-                what = "reads the database with " + op.item().describe();
+        // A miss is worth a ticket only when the recomputation is expensive: a remote call, or a read
+        // that joins tables or reads a whole table. A lookup by key repeats a cheap query.
+        for (Reached<EffectSite> site : context.reachability().effects(context.method(), false, loaderCalls)) {
+            if (HandlerRules.irreversible(site.item())) {
+                effect = site.item().location();
+                path = site;
+                what = "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")";
                 break;
             }
         }
         if (effect == null) {
-            for (Reached<EffectSite> site : context.reachability().effects(context.method(), false, loaderCalls)) {
-                if (HandlerRules.irreversible(site.item())) {
-                    effect = site.item().location();
-                    path = site;
-                    what = "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")";
+            ReadCost cost = new ReadCost(context.persistence(), context.transactions().graph(), context.limits());
+            for (Reached<DbOp> op : context.reachability().databaseOperations(context.method(), false)) {
+                if (op.path().size() > loaderCalls) {
+                    continue;
+                }
+                Optional<String> expensive = cost.expensive(op.item(), op.in());
+                if (expensive.isPresent()) {
+                    effect = op.item().location().withLabel("loads: " + op.item().describe());
+                    path = op;
+                    what = "reads the database with " + op.item().describe() + " (" + expensive.get() + ")";
                     break;
                 }
             }

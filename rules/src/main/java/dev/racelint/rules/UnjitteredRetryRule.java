@@ -1,6 +1,13 @@
 package dev.racelint.rules;
 
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.callgraph.MethodFacts;
+import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.index.BodyNodes;
+import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
@@ -13,7 +20,9 @@ import dev.racelint.analyzer.rule.Reporter;
 import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Retries that wait with no jitter, or never give up. */
 @RuleMetadata(
@@ -36,29 +45,125 @@ public final class UnjitteredRetryRule implements Rule {
         RuleDescriptor rule = descriptor();
         var file = context.method().declaringType().file().path();
         var retries = context.retries();
+        // A bounded retry of chosen failures around local work (a database conflict among few writers)
+        // brings no herd to a shared dependency: reported only when it retries every failure or reaches
+        // a remote call.
         if (retries.unjitteredBackoffAnnotation(context.method())) {
-            report(rule, context, SourceLocations.of(file, context.method().nameNode(), "@Retryable backoff"),
-                    context.method().displayName() + " is @Retryable with a @Backoff that has no random = true: every "
-                            + "caller retries on the same schedule.", "backoff", reporter);
+            Scope scope = new Scope(retries.retryableCoversEveryFailure(context.method()),
+                    remoteWork(context, context.method(), null));
+            if (scope.reported()) {
+                report(rule, context, SourceLocations.of(file, context.method().nameNode(), "@Retryable backoff"),
+                        context.method().displayName() + " is @Retryable with a @Backoff that has no random = true"
+                                + scope.why(), "backoff", scope, reporter);
+            }
         }
-        for (Node creation : retries.fixedBackOffPolicies(context.method())) {
-            report(rule, context, SourceLocations.of(file, creation, "back-off policy without jitter"),
-                    "This RetryTemplate waits with " + creation + ", which has no randomness: use "
-                            + "ExponentialRandomBackOffPolicy or UniformRandomBackOffPolicy.", creation.toString(), reporter);
+        List<? extends Node> policies = retries.fixedBackOffPolicies(context.method());
+        if (!policies.isEmpty()) {
+            Scope scope = new Scope(retries.policyCoversEveryFailure(context.method()), templateWork(context));
+            for (Node creation : scope.reported() ? policies : List.<Node>of()) {
+                report(rule, context, SourceLocations.of(file, creation, "back-off policy without jitter"),
+                        "This RetryTemplate waits with " + creation + ", which has no randomness" + scope.why()
+                                + " Use ExponentialRandomBackOffPolicy or UniformRandomBackOffPolicy.",
+                        creation.toString(), scope, reporter);
+            }
         }
         for (Node loop : retries.unboundedRetryLoops(context.method())) {
             CodeLocation at = SourceLocations.of(file, loop, "retry loop with no bound");
             at = new CodeLocation(file, new dev.racelint.analyzer.finding.SourceRegion(at.region().startLine(),
                     at.region().startColumn(), at.region().startLine(), at.region().startColumn() + 5), at.label());
             report(rule, context, at, "This loop catches the failure and tries again with no attempt limit: during an "
-                    + "outage it retries forever.", "unbounded:" + loop, reporter);
+                    + "outage it retries forever.", "unbounded:" + loop, null, reporter);
         }
         reportLibraries(rule, context, file, reporter);
-        for (Node sleep : retries.unjitteredSleepsInRetryLoops(context.method())) {
-            report(rule, context, SourceLocations.of(file, sleep, "sleep without jitter"),
-                    "This retry loop waits " + sleep + " with no randomness: clients that failed together retry together.",
-                    sleep.toString(), reporter);
+        for (MethodCallExpr sleep : retries.unjitteredSleepsInRetryLoops(context.method())) {
+            Scope scope = new Scope(retries.loopCoversEveryFailure(sleep), remoteWork(context, context.method(),
+                    enclosingLoop(sleep)));
+            if (scope.reported()) {
+                report(rule, context, SourceLocations.of(file, sleep, "sleep without jitter"),
+                        "This retry loop waits " + sleep + " with no randomness" + scope.why(), sleep.toString(),
+                        scope, reporter);
+            }
         }
+    }
+
+    /**
+     * Why an unjittered retry is worth reporting: it retries every failure (evidence), and/or the
+     * retried work reaches a remote call that every failed instance calls again in lockstep.
+     */
+    private record Scope(Optional<String> everyFailure, Optional<Reached<EffectSite>> remote) {
+        boolean reported() {
+            return everyFailure.isPresent() || remote.isPresent();
+        }
+
+        String why() {
+            StringBuilder text = new StringBuilder();
+            remote.ifPresent(r -> text.append(", and it retries a remote call (").append(r.item().effect().api())
+                    .append("): every instance that failed during the same outage calls it again at the same instants"));
+            everyFailure.ifPresent(e -> text.append(remote.isPresent() ? "; " : ", and ").append("it retries every failure (")
+                    .append(e).append("), including those that fail the same way on every attempt (a bad argument, a 4xx)"));
+            return text.append('.').toString();
+        }
+    }
+
+    /** The first remote call reached from {@code method}'s code inside {@code region} (its whole body when null). */
+    private static Optional<Reached<EffectSite>> remoteWork(MethodContext context, MethodInfo method, Node region) {
+        MethodFacts facts = context.transactions().graph().facts(method);
+        for (EffectSite site : facts.effects()) {
+            if (HandlerRules.irreversible(site) && within(site.call(), region)) {
+                return Optional.of(new Reached<>(site, method, List.of()));
+            }
+        }
+        for (CallEdge edge : facts.calls()) {
+            if (!within(edge.site(), region)) {
+                continue;
+            }
+            for (Reached<EffectSite> reached : context.reachability().effects(edge.callee(), false)) {
+                if (HandlerRules.irreversible(reached.item())) {
+                    List<CallEdge> path = new ArrayList<>();
+                    path.add(edge);
+                    path.addAll(reached.path());
+                    return Optional.of(new Reached<>(reached.item(), reached.in(), path));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The work a RetryTemplate built here retries: the callbacks its class passes to
+     * {@code execute(..)} on a RetryTemplate.
+     */
+    private static Optional<Reached<EffectSite>> templateWork(MethodContext context) {
+        for (MethodInfo method : context.method().declaringType().methods()) {
+            for (MethodCallExpr call : context.retries().retryTemplateExecutions(method)) {
+                Optional<Reached<EffectSite>> remote = remoteWork(context, method, call.getArgument(0));
+                if (remote.isPresent()) {
+                    return remote;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean within(Node node, Node region) {
+        if (region == null) {
+            return true;
+        }
+        for (Node n = node; n != null; n = n.getParentNode().orElse(null)) {
+            if (n == region) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Node enclosingLoop(Node node) {
+        for (Node n = node.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
+            if (BodyNodes.isLoop(n)) {
+                return n;
+            }
+        }
+        return node;
     }
 
     private static void reportLibraries(RuleDescriptor rule, MethodContext context, java.nio.file.Path file,
@@ -69,19 +174,26 @@ public final class UnjitteredRetryRule implements Rule {
                     : SourceLocations.of(file, wait.at(), wait.library() + " wait without jitter");
             report(rule, context, at,
                     "This " + wait.library() + " retry waits without randomness (" + wait.detail()
-                            + "): clients that failed together retry together.", wait.at().toString(), reporter);
+                            + "): clients that failed together retry together.", wait.at().toString(), null, reporter);
         }
         for (var retry : context.retries().nonRetryableRetries(context.method())) {
             report(rule, context, SourceLocations.of(file, retry.at(), "retries " + retry.exception()),
                     retry.exception() + " is retried (" + retry.how() + "), but a client error other than 429 or a "
                             + "payload that does not parse fails the same way every time: the retries only add load "
-                            + "and delay the error.", "non-retryable:" + retry.exception() + ":" + retry.at(), reporter);
+                            + "and delay the error.", "non-retryable:" + retry.exception() + ":" + retry.at(), null, reporter);
         }
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, CodeLocation at, String text, String key,
-            Reporter reporter) {
-        reporter.report(new Finding(rule.id(), rule.level(), Message.of(text), at, List.of(), List.of(), rule.fix(),
+            Scope scope, Reporter reporter) {
+        List<CodeLocation> related = List.of();
+        List<CodeLocation> flow = List.of();
+        if (scope != null && scope.remote().isPresent()) {
+            Reached<EffectSite> remote = scope.remote().get();
+            related = List.of(remote.item().location());
+            flow = HandlerRules.flow(at, remote, remote.item().location());
+        }
+        reporter.report(new Finding(rule.id(), rule.level(), Message.of(text), at, related, flow, rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), key, ""), context.method().signature()));
     }
 }

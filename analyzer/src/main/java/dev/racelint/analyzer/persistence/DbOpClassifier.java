@@ -101,6 +101,11 @@ public final class DbOpClassifier {
         return entities;
     }
 
+    /** The MyBatis mapper statements of the tree, for facts about a statement that {@link SqlFacts} does not keep. */
+    public MyBatisXml mapperXml() {
+        return xml;
+    }
+
     /** The operation this call performs directly (not through project helpers), if any. */
     public Optional<DbOp> classify(MethodCallExpr call) {
         Optional<DbOp> cached = memo.get(call);
@@ -538,6 +543,7 @@ public final class DbOpClassifier {
         Set<String> keys = Set.of("id");
         switch (name) {
             case "selectByPrimaryKey" -> { kind = Kind.READ; shape = ReadShape.ROWS; }
+            case "selectAll" -> { kind = Kind.READ; shape = ReadShape.ROWS; keys = Set.of(); }
             case "selectByExample", "selectByExampleWithBLOBs", "selectOneByExample" -> { kind = Kind.READ; shape = ReadShape.ROWS; keys = Set.of(); }
             case "countByExample" -> { kind = Kind.READ; shape = ReadShape.COUNT; keys = Set.of(); }
             case "insert", "insertSelective" -> { kind = Kind.INSERT; keys = Set.of(); }

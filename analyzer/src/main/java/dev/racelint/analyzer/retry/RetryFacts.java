@@ -43,6 +43,19 @@ public final class RetryFacts {
     private static final Set<String> FIXED_POLICIES = Set.of("org.springframework.retry.backoff.ExponentialBackOffPolicy",
             "org.springframework.retry.backoff.FixedBackOffPolicy");
 
+    /** The {@code @Retryable} attributes that list the exception types it retries. */
+    private static final Set<String> RETRIED_TYPES = Set.of("value", "include", "retryFor");
+    /** Catching or listing one of these retries every failure, whatever its cause. */
+    private static final Set<String> EVERY_FAILURE = Set.of("java.lang.Exception", "java.lang.RuntimeException",
+            "java.lang.Throwable");
+    private static final String SIMPLE_RETRY_POLICY = "org.springframework.retry.policy.SimpleRetryPolicy";
+    private static final Set<String> RETRY_OPERATIONS = Set.of("org.springframework.retry.support.RetryTemplate",
+            "org.springframework.retry.RetryOperations");
+    /** Retry policies that can be told which exception types to retry. */
+    private static final Set<String> RETRY_POLICIES = Set.of(SIMPLE_RETRY_POLICY,
+            "org.springframework.retry.policy.ExceptionClassifierRetryPolicy",
+            "org.springframework.retry.policy.BinaryExceptionClassifierRetryPolicy");
+
     /** Failures that a retry cannot fix: client errors other than 429, and payloads that do not parse. */
     private static final Set<String> NON_RETRYABLE = Set.of("HttpClientErrorException", "BadRequest", "Unauthorized",
             "Forbidden", "NotFound", "MethodNotAllowed", "NotAcceptable", "Conflict", "Gone", "UnsupportedMediaType",
@@ -189,7 +202,7 @@ public final class RetryFacts {
             List<CatchClause> catches = loop.findAll(CatchClause.class, c -> !isInterruption(c));
             // A retry waits before trying again; a worker loop taking new work each turn does not.
             boolean waits = loop.findAll(MethodCallExpr.class).stream().anyMatch(c -> c.getNameAsString().equals("sleep"));
-            if (catches.isEmpty() || !waits || !index.isOwnCode(loop, method)) {
+            if (catches.isEmpty() || !waits || !index.isOwnCode(loop, method) || !leavesOutsideCatch(loop)) {
                 continue;
             }
             boolean exits = false;
@@ -204,6 +217,33 @@ public final class RetryFacts {
             }
         }
         return out;
+    }
+
+    /**
+     * A retry ends once its work succeeds: a {@code return} or {@code break} of the loop outside its
+     * catch clauses. A loop whose only exits are in catches (an interruption) runs its work on every
+     * pass whatever the outcome - a periodic task whose next tick is not a retry of a failure.
+     */
+    private static boolean leavesOutsideCatch(Statement loop) {
+        List<Statement> exits = new ArrayList<>();
+        exits.addAll(loop.findAll(ReturnStmt.class));
+        exits.addAll(loop.findAll(BreakStmt.class));
+        for (Statement exit : exits) {
+            boolean notOnSuccess = false;
+            for (Node n = exit.getParentNode().orElse(null); n != null && n != loop; n = n.getParentNode().orElse(null)) {
+                if (n instanceof CatchClause || n instanceof com.github.javaparser.ast.expr.LambdaExpr
+                        || n instanceof com.github.javaparser.ast.body.TypeDeclaration<?>
+                        || (exit instanceof BreakStmt b && b.getLabel().isEmpty()
+                                && (BodyNodes.isLoop(n) || n instanceof com.github.javaparser.ast.stmt.SwitchStmt))) {
+                    notOnSuccess = true;
+                    break;
+                }
+            }
+            if (!notOnSuccess) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An if in the loop that leaves it (throw, return, break) on a condition over a variable the loop updates. */
@@ -253,6 +293,141 @@ public final class RetryFacts {
             }
         }
         return null;
+    }
+
+    // ---- which failures a retry covers -----------------------------------------------------------
+
+    /**
+     * Evidence that the method's {@code @Retryable} retries every failure - it lists no exception
+     * type ({@code value}, {@code include}, {@code retryFor}), or lists {@code Exception},
+     * {@code RuntimeException} or {@code Throwable} - so failures that repeat on every attempt
+     * (a bad argument, a 4xx) are retried too. Empty when it retries only the types it lists.
+     */
+    public java.util.Optional<String> retryableCoversEveryFailure(MethodInfo method) {
+        if (!(method.declaration() instanceof MethodDeclaration decl)) {
+            return java.util.Optional.empty();
+        }
+        AnnotationExpr retryable = annotations.find(decl, RETRYABLE).orElse(null);
+        if (retryable == null) {
+            return java.util.Optional.empty();
+        }
+        List<Expression> listed = new ArrayList<>();
+        if (retryable instanceof com.github.javaparser.ast.expr.SingleMemberAnnotationExpr single) {
+            listed.add(single.getMemberValue());
+        } else if (retryable instanceof NormalAnnotationExpr normal) {
+            for (var pair : normal.getPairs()) {
+                if (RETRIED_TYPES.contains(pair.getNameAsString())) {
+                    listed.add(pair.getValue());
+                } else if (pair.getNameAsString().equals("exceptionExpression")) {
+                    return java.util.Optional.empty();
+                }
+            }
+        }
+        if (listed.isEmpty()) {
+            return java.util.Optional.of("@Retryable lists no exception type");
+        }
+        for (Expression e : listed) {
+            for (com.github.javaparser.ast.expr.ClassExpr c : e.findAll(com.github.javaparser.ast.expr.ClassExpr.class)) {
+                if (isEveryFailure(c.getType(), c)) {
+                    return java.util.Optional.of("@Retryable lists " + c);
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Evidence that the RetryTemplate built in {@code method} retries every failure: no retry policy
+     * that lists exception types ({@code new SimpleRetryPolicy(n, Map.of(X.class, true))}, an
+     * exception classifier policy, {@code retryOn(X.class)}), or one that lists {@code Exception}.
+     */
+    public java.util.Optional<String> policyCoversEveryFailure(MethodInfo method) {
+        for (ObjectCreationExpr creation : index.bodyNodes(method).creations()) {
+            TypeRef type = index.resolveType(creation.getType(), creation);
+            if (type.candidates().stream().noneMatch(RETRY_POLICIES::contains)
+                    || type.candidates().contains(SIMPLE_RETRY_POLICY) && creation.getArguments().size() < 2) {
+                continue;
+            }
+            for (com.github.javaparser.ast.expr.ClassExpr c : creation.findAll(com.github.javaparser.ast.expr.ClassExpr.class)) {
+                if (isEveryFailure(c.getType(), c)) {
+                    return java.util.Optional.of(creation + " lists " + c);
+                }
+            }
+            return java.util.Optional.empty();
+        }
+        for (MethodCallExpr call : index.bodyNodes(method).calls()) {
+            if (call.getNameAsString().equals("retryOn") && chainHas(call, "builder")) {
+                boolean every = call.getArguments().stream().anyMatch(a -> a instanceof com.github.javaparser.ast.expr.ClassExpr c
+                        && isEveryFailure(c.getType(), c));
+                return every ? java.util.Optional.of(call.toString()) : java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.of("its retry policy lists no exception type");
+    }
+
+    /**
+     * Evidence that the retry loop around {@code sleep} retries every failure: a catch clause that
+     * stays in the loop catches {@code Exception}, {@code RuntimeException} or {@code Throwable}.
+     */
+    public java.util.Optional<String> loopCoversEveryFailure(MethodCallExpr sleep) {
+        Statement loop = enclosingLoop(sleep);
+        if (loop == null) {
+            return java.util.Optional.empty();
+        }
+        for (CatchClause c : loop.findAll(CatchClause.class, c -> !isInterruption(c) && !alwaysLeaves(c.getBody()))) {
+            var type = c.getParameter().getType();
+            List<com.github.javaparser.ast.type.Type> caught = type.isUnionType()
+                    ? new ArrayList<>(type.asUnionType().getElements()) : List.of(type);
+            for (var t : caught) {
+                if (isEveryFailure(t, c)) {
+                    return java.util.Optional.of("catch (" + c.getParameter() + ")");
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Calls that run work under a Spring Retry {@code RetryTemplate}: {@code execute(..)} on a field
+     * or local variable declared as {@code RetryTemplate} / {@code RetryOperations}.
+     */
+    public List<MethodCallExpr> retryTemplateExecutions(MethodInfo method) {
+        List<MethodCallExpr> out = new ArrayList<>();
+        for (MethodCallExpr call : index.bodyNodes(method).calls()) {
+            if (call.getNameAsString().equals("execute") && !call.getArguments().isEmpty()
+                    && call.getScope().map(s -> isRetryTemplate(method, s)).orElse(false)
+                    && index.isOwnCode(call, method)) {
+                out.add(call);
+            }
+        }
+        return out;
+    }
+
+    private boolean isRetryTemplate(MethodInfo method, Expression scope) {
+        String name = scope instanceof NameExpr n ? n.getNameAsString()
+                : scope instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()
+                        ? f.getNameAsString() : null;
+        if (name == null) {
+            return false;
+        }
+        com.github.javaparser.ast.type.Type type = null;
+        Node body = method.body();
+        if (scope instanceof NameExpr && body != null) {
+            for (var local : body.findAll(com.github.javaparser.ast.body.VariableDeclarator.class)) {
+                if (local.getNameAsString().equals(name)) {
+                    type = local.getType();
+                }
+            }
+        }
+        if (type == null) {
+            type = method.declaringType().fieldType(name);
+        }
+        return type != null && index.resolveType(type, scope).candidates().stream().anyMatch(RETRY_OPERATIONS::contains);
+    }
+
+    private boolean isEveryFailure(com.github.javaparser.ast.type.Type type, Node context) {
+        TypeRef ref = index.resolveType(type, context);
+        return !ref.isProject() && ref.candidates().stream().anyMatch(EVERY_FAILURE::contains);
     }
 
     // ---- retry libraries -----------------------------------------------------------------------
