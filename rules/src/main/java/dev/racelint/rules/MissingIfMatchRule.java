@@ -21,15 +21,19 @@ import dev.racelint.analyzer.rule.RuleMetadata;
 import java.util.List;
 import java.util.Set;
 
-/** A PUT/PATCH handler that writes values of its request body over a stored resource with no precondition. */
+/**
+ * A PUT/PATCH handler that writes the client's copy of a row over one the server also keeps
+ * ({@link ServerMaintainedTables}), with no precondition.
+ */
 @RuleMetadata(
         id = "missing-if-match",
         name = "MissingIfMatch",
         shape = "4",
         title = "PUT/PATCH overwrites a resource without If-Match or a version check",
-        description = "Two clients GET the same resource, edit it, and PUT it back. Without a precondition the "
-                + "second PUT silently overwrites the first client's change: a lost update across the network, "
-                + "where no database transaction can help.",
+        description = "A client GETs a row, edits it, and PUTs its copy back with no precondition, while the "
+                + "server also keeps that row (a counter moved relatively, a total it stores, or rows summed into "
+                + "one). The stale copy silently writes back what the server changed in between: a lost update "
+                + "across the network, where no database transaction can help.",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
         cwe = "362",
