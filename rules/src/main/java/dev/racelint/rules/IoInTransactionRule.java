@@ -8,7 +8,6 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
-import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -53,7 +52,7 @@ public final class IoInTransactionRule implements Rule {
         RuleDescriptor rule = descriptor();
         for (TransactionScope scope : scopes) {
             List<ReachedEffect> effects = context.effectsIn(scope, IO);
-            if (effects.isEmpty() || onlyTheRemoteCall(context, scope, effects)) {
+            if (effects.isEmpty()) {
                 continue;
             }
             // one finding per kind of remote effect in the scope (every S3 call of one download, every
@@ -67,68 +66,6 @@ public final class IoInTransactionRule implements Rule {
                 reporter.report(toFinding(rule, scope, same.get(0), same.subList(1, same.size())));
             }
         }
-    }
-
-    /**
-     * Does the transaction do nothing but the remote call: no database operation in it or on the way to
-     * the call, every other project method it calls is a plain accessor (a body with no calls, such as
-     * a setter on the request object), and the method it calls towards the remote call only delegates
-     * to the client (its other project calls are accessors too)? Then there is no row lock to hold and
-     * nothing a rollback would take back; the annotation only borrows a connection. A call to anything
-     * else (a DAO, a service doing more work, an interface whose implementation is not in the sources)
-     * keeps the finding: it may write in ways the model does not see.
-     */
-    private static boolean onlyTheRemoteCall(MethodContext context, TransactionScope scope, List<ReachedEffect> effects) {
-        var persistence = context.persistence();
-        if (persistence.ops(scope.method()).stream().anyMatch(op -> scope.covers().test(op.call()))) {
-            return false;
-        }
-        java.util.Set<com.github.javaparser.ast.Node> towardsIo = java.util.Collections.newSetFromMap(
-                new java.util.IdentityHashMap<>());
-        for (ReachedEffect reached : effects) {
-            if (!reached.calls().isEmpty()) {
-                towardsIo.add(reached.calls().get(0).site());
-            }
-            for (CallEdge edge : reached.calls()) {
-                if (!persistence.ops(edge.callee()).isEmpty()) {
-                    return false;
-                }
-            }
-        }
-        var graph = context.transactions().graph();
-        for (CallEdge edge : graph.facts(scope.method()).calls()) {
-            if (!scope.covers().test(edge.site()) || towardsIo.contains(edge.site())) {
-                continue;
-            }
-            if (!accessor(edge.callee())) {
-                return false;
-            }
-        }
-        for (ReachedEffect reached : effects) {
-            // the first named method on the way (past an anonymous callback): a thin client method, not a
-            // service doing other work
-            List<CallEdge> calls = reached.calls();
-            int first = 0;
-            while (first < calls.size() && calls.get(first).callee().isAnonymous()) {
-                first++;
-            }
-            if (first >= calls.size()) {
-                continue;
-            }
-            com.github.javaparser.ast.Node next = first + 1 < calls.size() ? calls.get(first + 1).site() : null;
-            for (CallEdge edge : graph.facts(calls.get(first).callee()).calls()) {
-                if (edge.site() != next && !accessor(edge.callee())) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    /** A project method whose body makes no call (a getter, a setter). */
-    private static boolean accessor(MethodInfo method) {
-        com.github.javaparser.ast.Node body = method.body();
-        return body != null && body.findFirst(com.github.javaparser.ast.expr.MethodCallExpr.class).isEmpty();
     }
 
     private static Finding toFinding(RuleDescriptor rule, TransactionScope scope, ReachedEffect reached,
