@@ -51,13 +51,25 @@ public final class IoInTransactionRule implements Rule {
         }
         RuleDescriptor rule = descriptor();
         for (TransactionScope scope : scopes) {
-            for (ReachedEffect reached : context.effectsIn(scope, IO)) {
-                reporter.report(toFinding(rule, scope, reached));
+            List<ReachedEffect> effects = context.effectsIn(scope, IO);
+            if (effects.isEmpty()) {
+                continue;
+            }
+            // one finding per kind of remote effect in the scope (every S3 call of one download, every
+            // HTTP call of one client): the other calls are related locations
+            java.util.Map<String, List<ReachedEffect>> byEffect = new java.util.LinkedHashMap<>();
+            for (ReachedEffect reached : effects) {
+                ApiEffect e = reached.site().effect();
+                byEffect.computeIfAbsent(e.kind() + "/" + e.label(), k -> new ArrayList<>()).add(reached);
+            }
+            for (List<ReachedEffect> same : byEffect.values()) {
+                reporter.report(toFinding(rule, scope, same.get(0), same.subList(1, same.size())));
             }
         }
     }
 
-    private static Finding toFinding(RuleDescriptor rule, TransactionScope scope, ReachedEffect reached) {
+    private static Finding toFinding(RuleDescriptor rule, TransactionScope scope, ReachedEffect reached,
+            List<ReachedEffect> alsoReached) {
         ApiEffect effect = reached.site().effect();
         CodeLocation ioCall = reached.site().location();
 
@@ -74,6 +86,10 @@ public final class IoInTransactionRule implements Rule {
         if (scope.kind() == TransactionScope.Kind.JDBC) {
             message.text(" after setAutoCommit(false) and before commit()");
         }
+        if (!alsoReached.isEmpty()) {
+            message.text(" (and " + alsoReached.size() + " more " + effect.label() + " call"
+                    + (alsoReached.size() == 1 ? "" : "s") + ")");
+        }
         message.text(consequence(effect));
 
         List<CodeLocation> flow = new ArrayList<>();
@@ -84,8 +100,13 @@ public final class IoInTransactionRule implements Rule {
         flow.add(ioCall);
 
         String fingerprint = Fingerprints.of(rule.id(), scope.method().signature(), scope.anchorText(), effect.apiKey());
+        List<CodeLocation> related = new ArrayList<>(List.of(ioCall));
+        for (ReachedEffect other : alsoReached) {
+            related.add(other.site().location().withLabel("also " + other.site().effect().api() + " ("
+                    + other.site().effect().label() + ")"));
+        }
         return new Finding(rule.id(), rule.level(), message.build(), scope.anchor().withLabel(scope.title()),
-                List.of(ioCall), flow, fix(effect), fingerprint, scope.method().signature());
+                related, flow, fix(effect), fingerprint, scope.method().signature());
     }
 
     /** "RiskClient.assess()", or "A.b() -> C.d()" for deeper paths. */
@@ -105,8 +126,9 @@ public final class IoInTransactionRule implements Rule {
             return ": the connection and any row locks stay held while the thread sleeps.";
         }
         return switch (effect.detail()) {
-            case "publish" -> ": the connection and row locks are held for the broker's latency, and the message "
-                    + "goes out even if the transaction then rolls back.";
+            case "publish" -> ": the message goes out even if the transaction then rolls back, so consumers act on "
+                    + "a change that never committed (or see it before it commits); and the connection and row locks "
+                    + "stay held whenever the send blocks (a synchronous send, broker metadata, a full buffer).";
             case "mail" -> ": the connection and row locks are held while the mail server answers, and the mail "
                     + "is sent even if the transaction then rolls back.";
             default -> ": the connection and any row locks are held for the remote call's full latency, and a "

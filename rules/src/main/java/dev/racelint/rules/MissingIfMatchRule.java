@@ -11,6 +11,7 @@ import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.ServerMaintainedTables;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -20,15 +21,19 @@ import dev.racelint.analyzer.rule.RuleMetadata;
 import java.util.List;
 import java.util.Set;
 
-/** A PUT/PATCH handler that writes values of its request body over a stored resource with no precondition. */
+/**
+ * A PUT/PATCH handler that writes the client's copy of a row over one the server also keeps
+ * ({@link ServerMaintainedTables}), with no precondition.
+ */
 @RuleMetadata(
         id = "missing-if-match",
         name = "MissingIfMatch",
         shape = "4",
         title = "PUT/PATCH overwrites a resource without If-Match or a version check",
-        description = "Two clients GET the same resource, edit it, and PUT it back. Without a precondition the "
-                + "second PUT silently overwrites the first client's change: a lost update across the network, "
-                + "where no database transaction can help.",
+        description = "A client GETs a row, edits it, and PUTs its copy back with no precondition, while the "
+                + "server also keeps that row (a counter moved relatively, a total it stores, or rows summed into "
+                + "one). The stale copy silently writes back what the server changed in between: a lost update "
+                + "across the network, where no database transaction can help.",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
         cwe = "362",
@@ -75,6 +80,36 @@ public final class MissingIfMatchRule implements Rule {
                 return; // another update of that table compares a version or state
             }
         }
+        // Only a row the server also keeps from stored state (a counter moved relatively, a stored total,
+        // or rows summed into one): a stale copy written back then undoes work nobody re-enters. A row only
+        // clients edit loses at most a concurrent edit of the same form, which the user sees and redoes.
+        java.util.Set<Integer> onPath = new java.util.HashSet<>();
+        for (Reached<MethodInfo> m : context.reachability().methods(context.method(), false)) {
+            onPath.add(m.item().id());
+        }
+        java.util.Set<String> partial = partialWrite(write);
+        boolean clientCopy = partial == null && clientCopy(context, write);
+        ServerMaintainedTables.Upkeep upkeep = null;
+        for (ServerMaintainedTables.Upkeep u : context.persistence().serverMaintained().upkeep(written.table())) {
+            boolean keeps = switch (u.kind()) {
+                // the kept value is written back only from the client's own copy of the row (not from a row
+                // this request loaded, nor from a statement naming its columns); the handler's path keeping
+                // the row itself is no second writer
+                case RELATIVE -> clientCopy && !onPath.contains(u.in().id());
+                // a fresh object filled field by field writes a total only when it sets that field itself
+                case DERIVED -> !onPath.contains(u.in().id())
+                        && (partial == null ? clientCopy : u.keptBy().stream().anyMatch(partial::contains));
+                // any whole write of a summed record reverts what others changed in it, and the total follows
+                case SUMMED -> partial == null;
+            };
+            if (keeps) {
+                upkeep = u;
+                break;
+            }
+        }
+        if (upkeep == null) {
+            return;
+        }
         Reached<DbOp> load = ops.stream().filter(o -> o.item().kind() == DbOp.Kind.READ && o.item().sameTable(written))
                 .findFirst().orElse(null);
         RuleDescriptor rule = descriptor();
@@ -90,14 +125,120 @@ public final class MissingIfMatchRule implements Rule {
             related.add(load.item().location().withLabel("loads: " + load.item().describe()));
             text.text(" over the ").link("stored " + load.item().table(), 1);
         }
-        Message message = text.text(" with no If-Match, ETag or version check: two clients editing the same "
-                        + "version silently overwrite each other.")
-                .build();
+        related.add(upkeep.write().location().withLabel(upkeepLabel(upkeep)));
+        text.text(" with no If-Match, ETag or version check, while ").link(upkeep.in().displayName(), related.size() - 1)
+                .text(consequence(upkeep, written.table()));
+        Message message = text.build();
         Reached<DbOp> reached = new Reached<>(written, write.in(), write.path());
         reporter.report(new Finding(rule.id(), rule.level(), message, at, related,
-                HandlerRules.flow(at, reached, writeAt), rule.fix(),
+                HandlerRules.flow(at, reached, writeAt), fix(context, written, upkeep),
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", written.table()),
                 context.method().signature()));
+    }
+
+    /**
+     * Is the written object the client's own copy of the row: the body (or an object deserialised from
+     * it) rather than a row this request loaded and set some fields on, or a loaded row a library copy
+     * ({@code BeanUtils.copyProperties(form, row)}) filled from the body whole? Only then does the write
+     * carry the client's stale value of every column, those the server keeps included.
+     */
+    private static boolean clientCopy(MethodContext context, RequestBodyFlow.BodyWrite write) {
+        if (!(write.value() instanceof com.github.javaparser.ast.expr.NameExpr name)) {
+            return false; // a field of the body ({@code form.title()}): the statement names its columns
+        }
+        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
+                .declarationOf(name.getNameAsString(), name);
+        if (declaration instanceof com.github.javaparser.ast.body.Parameter) {
+            return true;
+        }
+        var flow = context.persistence().flow(write.in()).orElse(null);
+        boolean loaded = flow != null && flow.reaching(name).stream().anyMatch(op -> op.kind() == DbOp.Kind.READ);
+        if (!loaded) {
+            return true;
+        }
+        java.util.Set<com.github.javaparser.ast.Node> projectCalls = java.util.Collections.newSetFromMap(
+                new java.util.IdentityHashMap<>());
+        context.transactions().graph().facts(write.in()).calls().forEach(e -> projectCalls.add(e.site()));
+        for (MethodCallExpr call : write.in().body().findAll(MethodCallExpr.class)) {
+            if (call == write.op().call() || projectCalls.contains(call) || call.getArguments().size() < 2) {
+                continue;
+            }
+            for (var argument : call.getArguments()) {
+                if (argument instanceof com.github.javaparser.ast.expr.NameExpr n && n.getNameAsString().equals(name.getNameAsString())
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(n.getNameAsString(), n) == declaration) {
+                    return true; // a library copy onto the loaded row
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The calls that fill the written object when it is a fresh one the writing method builds field by
+     * field ({@code DepotHead h = new DepotHead(); h.setId(id); h.setRemark(r); update(h)}); null when
+     * the write takes a whole object (the body itself, a loaded row, a copy).
+     */
+    private static java.util.Set<String> partialWrite(RequestBodyFlow.BodyWrite write) {
+        if (!(write.value() instanceof com.github.javaparser.ast.expr.NameExpr name) || write.in().body() == null) {
+            return null;
+        }
+        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
+                .declarationOf(name.getNameAsString(), name);
+        if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator variable)
+                || !(variable.getInitializer().orElse(null) instanceof com.github.javaparser.ast.expr.ObjectCreationExpr created)
+                || !created.getArguments().isEmpty() || created.getAnonymousClassBody().isPresent()) {
+            return null;
+        }
+        java.util.Set<String> filledBy = new java.util.TreeSet<>();
+        for (com.github.javaparser.ast.expr.NameExpr use : write.in().body().findAll(
+                com.github.javaparser.ast.expr.NameExpr.class, n -> n.getNameAsString().equals(name.getNameAsString()))) {
+            if (dev.racelint.analyzer.resolve.LocalVariables.declarationOf(use.getNameAsString(), use) != declaration) {
+                continue;
+            }
+            com.github.javaparser.ast.Node parent = use.getParentNode().orElse(null);
+            if (parent instanceof MethodCallExpr call && call.getScope().orElse(null) == use) {
+                if (!call.getArguments().isEmpty()) {
+                    filledBy.add(call.getNameAsString());
+                }
+            } else if (parent != write.op().call()) {
+                return null; // handed on or reassigned: what it holds is not only what is set here
+            }
+        }
+        return filledBy;
+    }
+
+    private static String upkeepLabel(ServerMaintainedTables.Upkeep upkeep) {
+        return switch (upkeep.kind()) {
+            case RELATIVE -> "moves stored values relatively: " + upkeep.write().describe();
+            case DERIVED -> "stores a total read from " + upkeep.sourceTable() + ": " + upkeep.write().describe();
+            case SUMMED -> "stores a total summed from " + upkeep.sourceTable() + ": " + upkeep.write().describe();
+        };
+    }
+
+    private static String consequence(ServerMaintainedTables.Upkeep upkeep, String table) {
+        return switch (upkeep.kind()) {
+            case RELATIVE -> " changes the same " + table + " rows relatively (" + upkeep.write().describe()
+                    + "): a client that saves a copy it loaded earlier writes the old values back and undoes those changes.";
+            case DERIVED -> " stores a total computed from " + upkeep.sourceTable() + " in " + table + " ("
+                    + upkeep.write().describe() + "): a client that saves a copy it loaded earlier writes the old total back.";
+            case SUMMED -> " sums the " + table + " rows into a stored total (" + upkeep.write().describe()
+                    + "): a client that saves a copy it loaded earlier silently reverts a change someone else made "
+                    + "to the record, and the total follows.";
+        };
+    }
+
+    /** The fix in the terms of the API that writes: a versioned UPDATE for SQL and mappers, @Version for entities. */
+    private static String fix(MethodContext context, DbOp written, ServerMaintainedTables.Upkeep upkeep) {
+        String leaveOut = upkeep.kind() == ServerMaintainedTables.Upkeep.Kind.SUMMED ? ""
+                : " Also leave the columns the server keeps out of the client's write.";
+        return switch (context.persistence().classifier().family(written)) {
+            case SPRING_DATA, JPA, HIBERNATE -> "Give the entity a @Version field, return it as the ETag on GET and "
+                    + "require If-Match on " + "PUT/PATCH (428 when missing), copying the client's version onto the "
+                    + "entity before saving so a stale copy fails with an optimistic-lock error (answer 412)." + leaveOut;
+            default -> "Add a version column to " + written.table() + ", return it as the ETag on GET and require "
+                    + "If-Match on PUT/PATCH (428 when missing); write with `... SET ..., version = version + 1 WHERE id = ? "
+                    + "AND version = ?` and answer 412 when no row matched." + leaveOut;
+        };
     }
 
     /**

@@ -42,6 +42,8 @@ public final class PersistenceModel {
 
     private final dev.racelint.analyzer.schema.SchemaModel schema;
 
+    private ServerMaintainedTables serverMaintained;
+
     public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier) {
         this(index, resolver, classifier, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
     }
@@ -70,6 +72,14 @@ public final class PersistenceModel {
     /** Tables and their keys, from the tree's DDL and JPA mappings. */
     public dev.racelint.analyzer.schema.SchemaModel schema() {
         return schema;
+    }
+
+    /** Tables whose rows the program keeps from stored state (relative updates, stored totals); built on first use. */
+    public synchronized ServerMaintainedTables serverMaintained() {
+        if (serverMaintained == null) {
+            serverMaintained = ServerMaintainedTables.of(this);
+        }
+        return serverMaintained;
     }
 
     public EntityModel entities() {
