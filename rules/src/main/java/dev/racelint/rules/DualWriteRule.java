@@ -10,6 +10,7 @@ import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.index.ExclusiveBranches;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
@@ -53,11 +54,16 @@ public final class DualWriteRule implements Rule {
             return; // no publish within reach: nothing below can report
         }
         var facts = context.transactions().graph().facts(context.method());
-        DbOp directWrite = ops.stream().filter(DbOp::isWrite).findFirst().orElse(null);
         RuleDescriptor rule = descriptor();
         Set<String> reported = new HashSet<>();
         for (EffectSite site : facts.effects()) {
-            if (isPublish(site) && directWrite != null && reported.add(site.effect().apiKey())) {
+            if (!isPublish(site) || reported.contains(site.effect().apiKey())) {
+                continue;
+            }
+            // a write in the other arm of an if/else or switch than the publish never runs with it
+            DbOp directWrite = ops.stream().filter(op -> op.isWrite() && !ExclusiveBranches.exclusive(op.call(), site.call()))
+                    .findFirst().orElse(null);
+            if (directWrite != null && reported.add(site.effect().apiKey())) {
                 report(rule, context, directWrite.location().withLabel("writes: " + directWrite.describe()),
                         site.location(), site, null, reporter);
             }
@@ -131,12 +137,12 @@ public final class DualWriteRule implements Rule {
     /** A database write of this method not made through {@code publishing} (direct, or through another call). */
     private static CodeLocation writeElsewhere(MethodContext context, List<DbOp> ops, CallEdge publishing) {
         for (DbOp op : ops) {
-            if (op.isWrite() && op.call() != publishing.site()) {
+            if (op.isWrite() && op.call() != publishing.site() && !ExclusiveBranches.exclusive(op.call(), publishing.site())) {
                 return op.location().withLabel("writes: " + op.describe());
             }
         }
         for (CallEdge edge : context.transactions().graph().facts(context.method()).calls()) {
-            if (edge.site() == publishing.site()) {
+            if (edge.site() == publishing.site() || ExclusiveBranches.exclusive(edge.site(), publishing.site())) {
                 continue;
             }
             for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
