@@ -1,6 +1,13 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
+import com.github.javaparser.ast.stmt.IfStmt;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.effects.EffectKind;
@@ -146,13 +153,63 @@ public final class DualWriteRule implements Rule {
                 continue;
             }
             for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
-                if (op.item().isWrite()) {
+                if (op.item().isWrite() && !createsMissingRow(context, op)) {
                     return edge.location().withLabel("writes through " + edge.callee().displayName() + ": "
                             + op.item().describe());
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * A get-or-create below the writing method: a method on the way to the insert reads the table,
+     * creates the row only in the branch where that read found none, and returns it. The flow reads
+     * that row (reference data created on first use), and its publish is not an event about it.
+     */
+    private static boolean createsMissingRow(MethodContext context, Reached<DbOp> op) {
+        if (op.item().kind() != DbOp.Kind.INSERT && op.item().kind() != DbOp.Kind.SAVE) {
+            return false;
+        }
+        for (CallEdge call : op.path()) {
+            if (createdWhenMissing(context, call.caller(), call.site(), op.item())) {
+                return true;
+            }
+        }
+        return createdWhenMissing(context, op.in(), op.item().call(), op.item());
+    }
+
+    private static boolean createdWhenMissing(MethodContext context, MethodInfo method, Node site, DbOp write) {
+        if (!(method.declaration() instanceof MethodDeclaration declaration) || declaration.getType().isVoidType()) {
+            return false;
+        }
+        MethodFlow flow = context.persistence().flow(method).orElse(null);
+        if (flow == null) {
+            return false;
+        }
+        Node child = site;
+        for (Node n = site.getParentNode().orElse(null); n != null && !(n instanceof CallableDeclaration<?>);
+                n = n.getParentNode().orElse(null)) {
+            if (n instanceof IfStmt test && child == test.getThenStmt() && testsAbsence(test.getCondition())
+                    && flow.reaching(test.getCondition()).stream()
+                            .anyMatch(read -> read.kind() == DbOp.Kind.READ && read.sameTable(write))) {
+                return true;
+            }
+            child = n;
+        }
+        return false;
+    }
+
+    /** {@code x == null}, {@code x.isEmpty()}, {@code !x.isPresent()}: the read found nothing. */
+    private static boolean testsAbsence(Expression condition) {
+        if (condition instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.EQUALS) {
+            return b.getLeft().isNullLiteralExpr() || b.getRight().isNullLiteralExpr();
+        }
+        if (condition instanceof MethodCallExpr call) {
+            return call.getNameAsString().equals("isEmpty") && call.getArguments().isEmpty();
+        }
+        return condition instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT
+                && u.getExpression() instanceof MethodCallExpr call && call.getNameAsString().equals("isPresent");
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, CodeLocation write, CodeLocation at,
