@@ -163,23 +163,24 @@ public final class DualWriteRule implements Rule {
     }
 
     /**
-     * A get-or-create below the writing method: a method on the way to the insert reads the table,
-     * creates the row only in the branch where that read found none, and returns it. The flow reads
-     * that row (reference data created on first use), and its publish is not an event about it.
+     * A get-or-create below the writing method: a method on the way to the insert reads, creates the
+     * missing data (the row and the rows set up with it) only in the branch where that read found
+     * nothing, and returns a value. The flow reads that data (reference data created on first use),
+     * and its publish is not an event about it.
      */
     private static boolean createsMissingRow(MethodContext context, Reached<DbOp> op) {
         if (op.item().kind() != DbOp.Kind.INSERT && op.item().kind() != DbOp.Kind.SAVE) {
             return false;
         }
         for (CallEdge call : op.path()) {
-            if (createdWhenMissing(context, call.caller(), call.site(), op.item())) {
+            if (createdWhenMissing(context, call.caller(), call.site())) {
                 return true;
             }
         }
-        return createdWhenMissing(context, op.in(), op.item().call(), op.item());
+        return createdWhenMissing(context, op.in(), op.item().call());
     }
 
-    private static boolean createdWhenMissing(MethodContext context, MethodInfo method, Node site, DbOp write) {
+    private static boolean createdWhenMissing(MethodContext context, MethodInfo method, Node site) {
         if (!(method.declaration() instanceof MethodDeclaration declaration) || declaration.getType().isVoidType()) {
             return false;
         }
@@ -191,8 +192,7 @@ public final class DualWriteRule implements Rule {
         for (Node n = site.getParentNode().orElse(null); n != null && !(n instanceof CallableDeclaration<?>);
                 n = n.getParentNode().orElse(null)) {
             if (n instanceof IfStmt test && child == test.getThenStmt() && testsAbsence(test.getCondition())
-                    && flow.reaching(test.getCondition()).stream()
-                            .anyMatch(read -> read.kind() == DbOp.Kind.READ && read.sameTable(write))) {
+                    && flow.reaching(test.getCondition()).stream().anyMatch(read -> read.kind() == DbOp.Kind.READ)) {
                 return true;
             }
             child = n;
