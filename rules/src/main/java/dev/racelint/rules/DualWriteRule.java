@@ -75,8 +75,12 @@ public final class DualWriteRule implements Rule {
                         site.location(), site, null, reporter);
             }
         }
+        // one call that reaches several implementations (an ActiveMQ and a RabbitMQ sender behind one
+        // interface, chosen by configuration) is one defect: reported once
+        Set<Node> reportedCalls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (CallEdge edge : facts.calls()) {
-            if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
+            if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE
+                    || reportedCalls.contains(edge.site())) {
                 continue;
             }
             for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true, publishCalls - 1)) {
@@ -86,7 +90,9 @@ public final class DualWriteRule implements Rule {
                 CodeLocation write = writeElsewhere(context, ops, edge);
                 if (write != null && !writesOutbox(context, edge)) {
                     reported.add(site.item().effect().apiKey());
+                    reportedCalls.add(edge.site());
                     report(rule, context, write, edge.location(), site.item(), site, reporter);
+                    break;
                 }
             }
         }
