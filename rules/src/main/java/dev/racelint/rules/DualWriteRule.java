@@ -79,12 +79,18 @@ public final class DualWriteRule implements Rule {
         // interface, chosen by configuration) is one defect: reported once
         Set<Node> reportedCalls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (CallEdge edge : facts.calls()) {
-            if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE
-                    || reportedCalls.contains(edge.site())) {
+            if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
                 continue;
             }
             for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true, publishCalls - 1)) {
-                if (!isPublish(site.item()) || reported.contains(site.item().effect().apiKey())) {
+                if (!isPublish(site.item())) {
+                    continue;
+                }
+                if (reportedCalls.contains(edge.site())) {
+                    reported.add(site.item().effect().apiKey()); // the same call's other implementation
+                    continue;
+                }
+                if (reported.contains(site.item().effect().apiKey())) {
                     continue;
                 }
                 CodeLocation write = writeElsewhere(context, ops, edge);
@@ -92,7 +98,6 @@ public final class DualWriteRule implements Rule {
                     reported.add(site.item().effect().apiKey());
                     reportedCalls.add(edge.site());
                     report(rule, context, write, edge.location(), site.item(), site, reporter);
-                    break;
                 }
             }
         }
