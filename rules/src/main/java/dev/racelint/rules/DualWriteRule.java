@@ -1,6 +1,13 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
+import com.github.javaparser.ast.stmt.IfStmt;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.effects.EffectKind;
@@ -10,6 +17,7 @@ import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.index.ExclusiveBranches;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
@@ -53,26 +61,42 @@ public final class DualWriteRule implements Rule {
             return; // no publish within reach: nothing below can report
         }
         var facts = context.transactions().graph().facts(context.method());
-        DbOp directWrite = ops.stream().filter(DbOp::isWrite).findFirst().orElse(null);
         RuleDescriptor rule = descriptor();
         Set<String> reported = new HashSet<>();
         for (EffectSite site : facts.effects()) {
-            if (isPublish(site) && directWrite != null && reported.add(site.effect().apiKey())) {
+            if (!isPublish(site) || reported.contains(site.effect().apiKey())) {
+                continue;
+            }
+            // a write in the other arm of an if/else or switch than the publish never runs with it
+            DbOp directWrite = ops.stream().filter(op -> op.isWrite() && !ExclusiveBranches.exclusive(op.call(), site.call()))
+                    .findFirst().orElse(null);
+            if (directWrite != null && reported.add(site.effect().apiKey())) {
                 report(rule, context, directWrite.location().withLabel("writes: " + directWrite.describe()),
                         site.location(), site, null, reporter);
             }
         }
+        // one call that reaches several implementations (an ActiveMQ and a RabbitMQ sender behind one
+        // interface, chosen by configuration) is one defect: reported once
+        Set<Node> reportedCalls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (CallEdge edge : facts.calls()) {
             if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
                 continue;
             }
             for (Reached<EffectSite> site : context.reachability().effects(edge.callee(), true, publishCalls - 1)) {
-                if (!isPublish(site.item()) || reported.contains(site.item().effect().apiKey())) {
+                if (!isPublish(site.item())) {
+                    continue;
+                }
+                if (reportedCalls.contains(edge.site())) {
+                    reported.add(site.item().effect().apiKey()); // the same call's other implementation
+                    continue;
+                }
+                if (reported.contains(site.item().effect().apiKey())) {
                     continue;
                 }
                 CodeLocation write = writeElsewhere(context, ops, edge);
                 if (write != null && !writesOutbox(context, edge)) {
                     reported.add(site.item().effect().apiKey());
+                    reportedCalls.add(edge.site());
                     report(rule, context, write, edge.location(), site.item(), site, reporter);
                 }
             }
@@ -131,22 +155,72 @@ public final class DualWriteRule implements Rule {
     /** A database write of this method not made through {@code publishing} (direct, or through another call). */
     private static CodeLocation writeElsewhere(MethodContext context, List<DbOp> ops, CallEdge publishing) {
         for (DbOp op : ops) {
-            if (op.isWrite() && op.call() != publishing.site()) {
+            if (op.isWrite() && op.call() != publishing.site() && !ExclusiveBranches.exclusive(op.call(), publishing.site())) {
                 return op.location().withLabel("writes: " + op.describe());
             }
         }
         for (CallEdge edge : context.transactions().graph().facts(context.method()).calls()) {
-            if (edge.site() == publishing.site()) {
+            if (edge.site() == publishing.site() || ExclusiveBranches.exclusive(edge.site(), publishing.site())) {
                 continue;
             }
             for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
-                if (op.item().isWrite()) {
+                if (op.item().isWrite() && !createsMissingRow(context, op)) {
                     return edge.location().withLabel("writes through " + edge.callee().displayName() + ": "
                             + op.item().describe());
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * A get-or-create below the writing method: a method on the way to the insert reads, creates the
+     * missing data (the row and the rows set up with it) only in the branch where that read found
+     * nothing, and returns a value. The flow reads that data (reference data created on first use),
+     * and its publish is not an event about it.
+     */
+    private static boolean createsMissingRow(MethodContext context, Reached<DbOp> op) {
+        if (op.item().kind() != DbOp.Kind.INSERT && op.item().kind() != DbOp.Kind.SAVE) {
+            return false;
+        }
+        for (CallEdge call : op.path()) {
+            if (createdWhenMissing(context, call.caller(), call.site())) {
+                return true;
+            }
+        }
+        return createdWhenMissing(context, op.in(), op.item().call());
+    }
+
+    private static boolean createdWhenMissing(MethodContext context, MethodInfo method, Node site) {
+        if (!(method.declaration() instanceof MethodDeclaration declaration) || declaration.getType().isVoidType()) {
+            return false;
+        }
+        MethodFlow flow = context.persistence().flow(method).orElse(null);
+        if (flow == null) {
+            return false;
+        }
+        Node child = site;
+        for (Node n = site.getParentNode().orElse(null); n != null && !(n instanceof CallableDeclaration<?>);
+                n = n.getParentNode().orElse(null)) {
+            if (n instanceof IfStmt test && child == test.getThenStmt() && testsAbsence(test.getCondition())
+                    && flow.reaching(test.getCondition()).stream().anyMatch(read -> read.kind() == DbOp.Kind.READ)) {
+                return true;
+            }
+            child = n;
+        }
+        return false;
+    }
+
+    /** {@code x == null}, {@code x.isEmpty()}, {@code !x.isPresent()}: the read found nothing. */
+    private static boolean testsAbsence(Expression condition) {
+        if (condition instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.EQUALS) {
+            return b.getLeft().isNullLiteralExpr() || b.getRight().isNullLiteralExpr();
+        }
+        if (condition instanceof MethodCallExpr call) {
+            return call.getNameAsString().equals("isEmpty") && call.getArguments().isEmpty();
+        }
+        return condition instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT
+                && u.getExpression() instanceof MethodCallExpr call && call.getNameAsString().equals("isPresent");
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, CodeLocation write, CodeLocation at,

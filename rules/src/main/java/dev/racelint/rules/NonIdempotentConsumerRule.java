@@ -1,6 +1,7 @@
 package dev.racelint.rules;
 
 import dev.racelint.analyzer.callgraph.EffectSite;
+import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
@@ -39,7 +40,7 @@ public final class NonIdempotentConsumerRule implements Rule {
     @Override
     public void check(MethodContext context, Reporter reporter) {
         Handler handler = context.handler().orElse(null);
-        if (handler == null || !handler.isConsumer()) {
+        if (handler == null || !(handler.kind() == Handler.Kind.MESSAGE || webhook(context, handler))) {
             return;
         }
         List<Reached<DbOp>> ops = context.reachability().databaseOperations(context.method(), false);
@@ -77,13 +78,29 @@ public final class NonIdempotentConsumerRule implements Rule {
         }
     }
 
+    /**
+     * An HTTP handler is a webhook, which its sender redelivers, when it checks that the request comes
+     * from that sender: it (or a method it calls) verifies a signature (the JDK's {@code Signature.verify},
+     * a constant-time digest comparison, a payment provider's notification check in the catalogue, or an
+     * API declared {@code webhook-signature} in racelint.yml). A POST whose path or class merely says
+     * "notify" or "callback" is a user's request: an operator's resend button, a test message.
+     */
+    private static boolean webhook(MethodContext context, Handler handler) {
+        if (handler.kind() != Handler.Kind.WEBHOOK && handler.kind() != Handler.Kind.HTTP
+                || !"POST".equals(handler.httpMethod())) {
+            return false;
+        }
+        return context.reachability().effects(context.method(), false).stream()
+                .anyMatch(r -> r.item().effect().kind() == EffectKind.SENDER_VERIFICATION);
+    }
+
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
             CodeLocation effect, Reached<?> reached, String what, String key, Reporter reporter) {
         Message message = Message.builder()
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
                 .text(HandlerRules.via(reached) + " with no record of processed messages: a redelivery of the same "
-                        + (handler.kind() == Handler.Kind.WEBHOOK ? "webhook" : "message") + " repeats the effect.")
+                        + (handler.kind() == Handler.Kind.MESSAGE ? "message" : "webhook") + " repeats the effect.")
                 .build();
         reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
                 HandlerRules.flow(at, reached, effect), rule.fix(),

@@ -11,6 +11,7 @@ import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
+import dev.racelint.analyzer.persistence.PersistenceModel;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -50,16 +51,21 @@ public final class UnlockedScheduledJobRule implements Rule {
         for (Reached<DbOp> op : ops) {
             DbOp item = op.item();
             if (item.advisoryLock() || (item.kind() == DbOp.Kind.READ && item.locked()) // rows claimed FOR UPDATE (SKIP LOCKED)
-                    || (item.kind() == DbOp.Kind.UPDATE && item.conditional() && MethodFlow.resultUsed(item.end()))) {
-                return; // an advisory lock, a claim, a lease or a guarded transition decides which run wins
+                    || (item.kind() == DbOp.Kind.UPDATE && item.conditional() && MethodFlow.resultUsed(item.end()))
+                    || (creates(item) && PersistenceModel.duplicateCaught(item.call()))) {
+                // an advisory lock, a claim, a guarded transition, or a lease row whose duplicate-key failure
+                // tells the losing run that another instance holds it: one run wins
+                return;
             }
         }
         CodeLocation effect = null;
         String what = null;
         Reached<?> path = null;
         for (Reached<DbOp> op : ops) {
-            // Deletes (clean-ups of expired rows) repeat harmlessly: a second run finds nothing to delete.
-            if (op.item().isWrite() && op.item().kind() != DbOp.Kind.DELETE) {
+            // Only a write that differs when two runs both make it: a new row, a relative update. Deletes
+            // and absolute updates (a heartbeat, a status set to a value) repeat harmlessly: the second run
+            // finds nothing to delete, or writes what the first wrote.
+            if (HandlerRules.nonIdempotent(op.item(), context.persistence().flow(op.in()).orElse(null))) {
                 effect = op.item().location().withLabel("writes: " + op.item().describe());
                 what = "writes with " + op.item().describe();
                 path = op;
@@ -91,6 +97,10 @@ public final class UnlockedScheduledJobRule implements Rule {
         reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
                 HandlerRules.flow(at, path, effect), rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), "job", ""), context.method().signature()));
+    }
+
+    private static boolean creates(DbOp op) {
+        return op.kind() == DbOp.Kind.INSERT || op.kind() == DbOp.Kind.SAVE;
     }
 
     private static boolean ownedOnTheWay(MethodContext context, Reached<?> reached) {

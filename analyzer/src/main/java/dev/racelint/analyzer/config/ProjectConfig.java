@@ -97,7 +97,8 @@ public final class ProjectConfig {
         LOCK("LOCK", "lock", "lock"),
         UNLOCK("UNLOCK", "unlock", "unlock"),
         IDEMPOTENCY_STORE("IDEMPOTENCY_CLAIM", "idempotency-store", "idempotency key claim"),
-        LEADERSHIP("OWNERSHIP_CHECK", "leadership", "leadership or ownership check");
+        LEADERSHIP("OWNERSHIP_CHECK", "leadership", "leadership or ownership check"),
+        WEBHOOK_SIGNATURE("SENDER_VERIFICATION", "webhook-signature", "webhook signature check");
 
         final String effect;
         final String detail;

@@ -29,6 +29,11 @@ public enum EffectKind {
      * a scheduled job that leaves when it does not runs once per unit of work.
      */
     OWNERSHIP_CHECK,
+    /**
+     * Checking that a request really comes from its sender (a webhook's signature): an HTTP handler
+     * that does is a webhook, which its sender redelivers.
+     */
+    SENDER_VERIFICATION,
     COMMIT,
     ROLLBACK
 }

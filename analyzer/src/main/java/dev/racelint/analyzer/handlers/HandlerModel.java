@@ -66,6 +66,8 @@ public final class HandlerModel {
     private static final Set<String> QUARTZ_JOB = Set.of("org.quartz.Job", "org.quartz.InterruptableJob",
             "org.springframework.scheduling.quartz.QuartzJobBean");
     private static final Set<String> DISALLOW_CONCURRENT = Set.of("org.quartz.DisallowConcurrentExecution");
+    /** Quartz 1.x's form of {@code @DisallowConcurrentExecution}: the scheduler never runs one job detail twice at once. */
+    private static final Set<String> STATEFUL_JOB = Set.of("org.quartz.StatefulJob");
     private static final Set<String> CACHEABLE = Set.of("org.springframework.cache.annotation.Cacheable");
     private static final Pattern WEBHOOK = Pattern.compile("(?i)webhook|callback|notification|notify");
 
@@ -117,12 +119,7 @@ public final class HandlerModel {
         }
         if ((method.name().equals("execute") || method.name().equals("executeInternal")) && method.parameterCount() == 1
                 && index.isSubtypeOf(method.declaringType(), QUARTZ_JOB)) {
-            boolean exclusive = false;
-            for (TypeRef sup : index.supertypeClosure(method.declaringType())) {
-                if (sup.isProject() && annotations.has(sup.project().declaration(), DISALLOW_CONCURRENT)) {
-                    exclusive = true;
-                }
-            }
+            boolean exclusive = exclusiveJob(method.declaringType()) || scheduledOnlyAsExclusive(method.declaringType());
             return Optional.of(new Handler(method, Handler.Kind.SCHEDULED, null, "", "Quartz", Map.of(),
                     Optional.empty(), exclusive || annotations.has(decl, SCHEDULER_LOCK)));
         }
@@ -143,6 +140,44 @@ public final class HandlerModel {
             }
         }
         return Optional.empty();
+    }
+
+    /** The Quartz job class runs one execution at a time: {@code @DisallowConcurrentExecution} or {@code StatefulJob}. */
+    private boolean exclusiveJob(dev.racelint.analyzer.index.TypeInfo type) {
+        if (index.isSubtypeOf(type, STATEFUL_JOB)) {
+            return true;
+        }
+        for (TypeRef sup : index.supertypeClosure(type)) {
+            if (sup.isProject() && annotations.has(sup.project().declaration(), DISALLOW_CONCURRENT)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A job base class whose execute method the project's exclusive subclasses inherit, and that is
+     * never itself named as a job class ({@code X.class} handed to Quartz): its runs happen as those
+     * subclasses, under their one-at-a-time guarantee. A literal inside the class itself (its logger)
+     * does not schedule it.
+     */
+    private boolean scheduledOnlyAsExclusive(dev.racelint.analyzer.index.TypeInfo type) {
+        List<dev.racelint.analyzer.index.TypeInfo> subtypes = index.allSubtypes(type);
+        if (subtypes.isEmpty() || !subtypes.stream().allMatch(this::exclusiveJob)) {
+            return false;
+        }
+        for (dev.racelint.analyzer.index.FileContext file : index.files()) {
+            for (com.github.javaparser.ast.expr.ClassExpr literal : file.unit().findAll(com.github.javaparser.ast.expr.ClassExpr.class)) {
+                if (index.enclosingType(literal) == type) {
+                    continue;
+                }
+                TypeRef named = index.resolveType(literal.getType(), literal);
+                if (named.isProject() && named.project() == type) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**

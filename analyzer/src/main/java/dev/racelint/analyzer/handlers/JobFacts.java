@@ -23,6 +23,9 @@ public final class JobFacts {
     /** Calls that empty an in-memory buffer after its contents were taken. */
     private static final Set<String> DRAINS = Set.of("clear", "drainTo", "sumThenReset", "getAndSet", "reset",
             "resetCounters", "clearCounters");
+    /** {@link java.util.Queue} / {@link java.util.Deque} methods that remove the element they return. */
+    private static final Set<String> QUEUE_TAKES = Set.of("poll", "pollFirst", "pollLast", "take", "remove",
+            "removeFirst", "removeLast");
 
     private final ProgramIndex index;
     private final Reachability reachability;
@@ -83,6 +86,30 @@ public final class JobFacts {
     }
 
     /**
+     * {@code call} takes an element off a queue this instance holds in memory: a poll on a field
+     * whose declared type is one of the JDK's queues or deques (what other instances queued is in
+     * their own memory).
+     */
+    private boolean takesFromLocalQueue(MethodCallExpr call, MethodInfo in) {
+        if (!QUEUE_TAKES.contains(call.getNameAsString()) || call.getScope().isEmpty()) {
+            return false;
+        }
+        String field = call.getScope().get() instanceof com.github.javaparser.ast.expr.NameExpr n ? n.getNameAsString()
+                : call.getScope().get() instanceof com.github.javaparser.ast.expr.FieldAccessExpr f
+                        && f.getScope().isThisExpr() ? f.getNameAsString() : null;
+        if (field == null) {
+            return false;
+        }
+        ProgramIndex.FieldRef ref = index.findField(in.declaringType(), field);
+        if (ref == null) {
+            return false;
+        }
+        var owner = ref.owner().declaration();
+        return index.resolveType(ref.type(), owner).candidates().stream()
+                .anyMatch(t -> (t.startsWith("java.util.") && (t.endsWith("Queue") || t.endsWith("Deque"))));
+    }
+
+    /**
      * The job flushes this instance's own in-memory state: it (or a method it calls) empties a
      * buffer or counter after taking its contents, and reads nothing from the database itself, so
      * what it writes exists on this instance only and every instance must write its own.
@@ -94,7 +121,8 @@ public final class JobFacts {
         for (Reachability.Reached<MethodInfo> m : near) {
             Node body = m.item().body();
             if (body != null && body.findAll(MethodCallExpr.class).stream()
-                    .anyMatch(c -> DRAINS.contains(c.getNameAsString()) && c.getScope().isPresent())) {
+                    .anyMatch(c -> (DRAINS.contains(c.getNameAsString()) && c.getScope().isPresent())
+                            || takesFromLocalQueue(c, m.item()))) {
                 drains = true;
                 break;
             }
