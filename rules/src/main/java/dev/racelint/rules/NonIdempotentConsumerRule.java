@@ -9,6 +9,7 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.handlers.Webhooks;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.rule.MethodContext;
@@ -86,12 +87,7 @@ public final class NonIdempotentConsumerRule implements Rule {
      * "notify" or "callback" is a user's request: an operator's resend button, a test message.
      */
     private static boolean webhook(MethodContext context, Handler handler) {
-        if (handler.kind() != Handler.Kind.WEBHOOK && handler.kind() != Handler.Kind.HTTP
-                || !"POST".equals(handler.httpMethod())) {
-            return false;
-        }
-        return context.reachability().effects(context.method(), false).stream()
-                .anyMatch(r -> r.item().effect().kind() == EffectKind.SENDER_VERIFICATION);
+        return Webhooks.isWebhook(handler, context.reachability());
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,

@@ -13,6 +13,7 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.ForwardedHttpMethod;
 import dev.racelint.analyzer.handlers.Handler;
+import dev.racelint.analyzer.handlers.Webhooks;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
@@ -59,7 +60,9 @@ public final class NonIdempotentEndpointRule implements Rule {
     public void check(MethodContext context, Reporter reporter) {
         Handler handler = context.handler().orElse(null);
         if (handler == null || handler.kind() != Handler.Kind.HTTP || !"POST".equals(handler.httpMethod())
-                || enforcesKey(context, handler.headers()) || HandlerRules.claimsIdempotencyKey(context)) {
+                || enforcesKey(context, handler.headers()) || HandlerRules.claimsIdempotencyKey(context)
+                // a webhook's sender redelivers it: non-idempotent-consumer's question, not a client's retry
+                || Webhooks.isWebhook(handler, context.reachability())) {
             return;
         }
         RuleDescriptor rule = descriptor();

@@ -19,6 +19,8 @@ import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.HandlerModel;
+import dev.racelint.analyzer.handlers.Reachability;
+import dev.racelint.analyzer.handlers.Webhooks;
 import dev.racelint.analyzer.index.Annotations;
 import dev.racelint.analyzer.index.FileContext;
 import dev.racelint.analyzer.index.MethodInfo;
@@ -97,6 +99,8 @@ public final class CoverageModel {
     private final TransactionModel transactions;
     private final PersistenceModel persistence;
     private final DbOpClassifier classifier;
+    /** Made on first use: only a scan with POST handlers asks which of them are webhooks. */
+    private Reachability reachability;
 
     public CoverageModel(ProgramIndex index, CallGraph graph, CallResolver resolver, ApiCatalogue apis,
             CoverageCatalogue catalogue, HandlerModel handlers, TransactionModel transactions,
@@ -110,6 +114,13 @@ public final class CoverageModel {
         this.transactions = transactions;
         this.persistence = persistence;
         this.classifier = classifier;
+    }
+
+    private Reachability reachability() {
+        if (reachability == null) {
+            reachability = new Reachability(graph, persistence, transactions);
+        }
+        return reachability;
     }
 
     /**
@@ -139,11 +150,11 @@ public final class CoverageModel {
                 if (handler.isPresent()) {
                     Handler h = handler.get();
                     switch (h.kind()) {
-                        case HTTP, WEBHOOK -> {
+                        case HTTP -> {
                             String verb = h.httpMethod() != null && HTTP_VERBS.contains(h.httpMethod()) ? h.httpMethod()
                                     : "other";
                             http.merge(verb, 1, Integer::sum);
-                            webhooks += h.kind() == Handler.Kind.WEBHOOK ? 1 : 0;
+                            webhooks += Webhooks.isWebhook(h, reachability()) ? 1 : 0;
                         }
                         case MESSAGE -> consumers.merge(BROKERS.getOrDefault(h.framework(), "other"), 1, Integer::sum);
                         case SCHEDULED -> scheduled++;

@@ -20,16 +20,12 @@ import java.util.Optional;
 public record Handler(MethodInfo method, Kind kind, String httpMethod, String path, String framework,
         Map<String, Parameter> headers, Optional<Parameter> body, boolean exclusive) {
 
-    /** HTTP endpoints, message listeners, webhooks, and jobs a scheduler starts. */
-    public enum Kind { HTTP, MESSAGE, WEBHOOK, SCHEDULED }
-
-    public boolean isConsumer() {
-        return kind == Kind.MESSAGE || kind == Kind.WEBHOOK;
-    }
+    /** HTTP endpoints (webhooks among them: {@link Webhooks}), message listeners, and jobs a scheduler starts. */
+    public enum Kind { HTTP, MESSAGE, SCHEDULED }
 
     public String describe() {
         return switch (kind) {
-            case HTTP, WEBHOOK -> httpMethod + " " + (path.isEmpty() ? "" : path + " ") + "handler "
+            case HTTP -> httpMethod + " " + (path.isEmpty() ? "" : path + " ") + "handler "
                     + method.displayName();
             case MESSAGE -> framework + " listener " + method.displayName();
             case SCHEDULED -> framework + " job " + method.displayName();

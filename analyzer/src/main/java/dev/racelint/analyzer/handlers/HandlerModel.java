@@ -16,7 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Finds the handlers: Spring MVC and JAX-RS endpoints, message listeners, webhooks. */
 public final class HandlerModel {
@@ -69,7 +68,6 @@ public final class HandlerModel {
     /** Quartz 1.x's form of {@code @DisallowConcurrentExecution}: the scheduler never runs one job detail twice at once. */
     private static final Set<String> STATEFUL_JOB = Set.of("org.quartz.StatefulJob");
     private static final Set<String> CACHEABLE = Set.of("org.springframework.cache.annotation.Cacheable");
-    private static final Pattern WEBHOOK = Pattern.compile("(?i)webhook|callback|notification|notify");
 
     private final ProgramIndex index;
     private final Annotations annotations;
@@ -212,10 +210,7 @@ public final class HandlerModel {
                 body = p;
             }
         }
-        boolean webhook = verb.equals("POST") && (WEBHOOK.matcher(path).find()
-                || WEBHOOK.matcher(method.declaringType().simpleName()).find()
-                || WEBHOOK.matcher(method.name()).find());
-        return new Handler(method, webhook ? Handler.Kind.WEBHOOK : Handler.Kind.HTTP, verb, path, framework,
+        return new Handler(method, Handler.Kind.HTTP, verb, path, framework,
                 Map.copyOf(headers), Optional.ofNullable(body), false);
     }
 

@@ -37,7 +37,10 @@ class CoverageModelTest {
 
                 @GetMapping("/{id}") public String get(@PathVariable long id) { return orders.describe(id); }
                 @PostMapping public void create(@RequestBody String body) { orders.place(body); }
-                @PostMapping("/payment-webhook") public void webhook(@RequestBody String body) { }
+                @PostMapping("/payments") public void paid(@RequestBody String body, @RequestHeader("Signature") String signature) {
+                    if (!java.security.MessageDigest.isEqual(signature.getBytes(), body.getBytes())) { throw new IllegalStateException(); }
+                }
+                @PostMapping("/payment-webhook-callback") public void notifyCallback(@RequestBody String body) { }
                 @RequestMapping(value = "/x", method = RequestMethod.PUT) public void put() { }
                 @RequestMapping(value = "/x", method = RequestMethod.HEAD) public void head() { }
                 @DeleteMapping("/{id}") public void delete(@PathVariable long id) { }
@@ -180,9 +183,10 @@ class CoverageModelTest {
         shop();
         Coverage.EntryPoints entry = scan().entryPoints();
 
-        assertThat(entry.http()).containsExactly(Map.entry("GET", 1), Map.entry("POST", 2), Map.entry("PUT", 1),
+        assertThat(entry.http()).containsExactly(Map.entry("GET", 1), Map.entry("POST", 3), Map.entry("PUT", 1),
                 Map.entry("PATCH", 0), Map.entry("DELETE", 1), Map.entry("other", 1));
-        assertThat(entry.httpCount()).isEqualTo(6);
+        assertThat(entry.httpCount()).isEqualTo(7);
+        // the POST that verifies its sender's signature; not the one whose path only says webhook/callback
         assertThat(entry.webhooks()).isEqualTo(1);
         assertThat(entry.consumers()).containsExactly(Map.entry("kafka", 2), Map.entry("rabbitmq", 1), Map.entry("jms", 1),
                 Map.entry("sqs", 0), Map.entry("other", 0));
@@ -213,7 +217,8 @@ class CoverageModelTest {
         Coverage coverage = scan();
 
         assertThat(coverage.effects()).containsEntry("http", 1).containsEntry("publish", 1).containsEntry("sleep", 1);
-        assertThat(coverage.effectCount()).as("TransactionTemplate callbacks are transactions, not effects").isEqualTo(3);
+        // http, publish, sleep and the webhook's signature check
+        assertThat(coverage.effectCount()).as("TransactionTemplate callbacks are transactions, not effects").isEqualTo(4);
         assertThat(coverage.effects().keySet()).containsExactlyElementsOf(CoverageModel.EFFECT_KINDS.keySet());
     }
 
