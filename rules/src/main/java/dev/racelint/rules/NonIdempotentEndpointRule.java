@@ -13,8 +13,9 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.ForwardedHttpMethod;
 import dev.racelint.analyzer.handlers.Handler;
-import dev.racelint.analyzer.handlers.Webhooks;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.handlers.Webhooks;
+import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
@@ -75,7 +76,8 @@ public final class NonIdempotentEndpointRule implements Rule {
             // that stops at a checked claim, or at a key the database keeps unique, never gets here twice.
             if (HandlerRules.irreversible(effect) && !effect.effect().readOnly() && !brokerPublish(effect)
                     && !ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)
-                    && !claimed(context, site, effect.call()) && keyedInsertBefore(context, reached, site) == null) {
+                    && !claimed(context, site, effect.call()) && keyedInsertBefore(context, reached, site) == null
+                    && !servedByReadsInTree(context, effect)) {
                 report(rule, context, handler, at, effect.location(), site,
                         "calls " + effect.effect().api() + " (" + effect.effect().label() + ")",
                         ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
@@ -164,6 +166,32 @@ public final class NonIdempotentEndpointRule implements Rule {
      * tell a duplicate from a new message (non-idempotent-consumer's question); the retried request
      * adds one more duplicate of a kind they handle.
      */
+    /**
+     * An HTTP client call whose server side is in the scanned tree (the service's controller implements
+     * the client interface, as Feign APIs often are shared) is decided by what that side does, not by
+     * its verb: a POST that only reads there (a query declared as POST) changes nothing when repeated.
+     */
+    private static boolean servedByReadsInTree(MethodContext context, EffectSite effect) {
+        if (!"http".equals(effect.effect().detail())) {
+            return false;
+        }
+        List<MethodInfo> servers = context.reachability().targetsOf(effect.method(), effect.call());
+        if (servers.isEmpty()) {
+            return false;
+        }
+        for (MethodInfo server : servers) {
+            if (context.reachability().databaseOperations(server, false).stream()
+                    .anyMatch(op -> op.item().kind() != DbOp.Kind.READ)) {
+                return false;
+            }
+            if (context.reachability().effects(server, false).stream()
+                    .anyMatch(r -> HandlerRules.irreversible(r.item()) && !r.item().effect().readOnly())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean brokerPublish(EffectSite effect) {
         return "publish".equals(effect.effect().detail());
     }

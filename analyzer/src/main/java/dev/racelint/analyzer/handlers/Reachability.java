@@ -80,6 +80,21 @@ public final class Reachability {
     }
 
     /** The scanned calls into {@code method}, from anywhere in the program. */
+    /**
+     * The scanned methods a call in {@code caller} runs: for a call on an HTTP client interface, the
+     * implementations in the tree (a server controller that implements the client's interface, a
+     * fallback); abstract declarations are not counted. Empty when the call runs nothing scanned.
+     */
+    public List<MethodInfo> targetsOf(MethodInfo caller, com.github.javaparser.ast.Node site) {
+        List<MethodInfo> targets = new ArrayList<>();
+        for (CallEdge edge : graph.facts(caller).calls()) {
+            if (edge.site() == site && !edge.callee().isAbstract()) {
+                targets.add(edge.callee());
+            }
+        }
+        return targets;
+    }
+
     public List<CallEdge> callers(MethodInfo method) {
         return graph.callers(method);
     }
