@@ -169,9 +169,16 @@ public final class NonIdempotentEndpointRule implements Rule {
     /**
      * An HTTP client call whose server side is in the scanned tree (the service's controller implements
      * the client interface, as Feign APIs often are shared) is decided by what that side does, not by
-     * its verb: a POST that only reads there (a query declared as POST) changes nothing when repeated.
+     * its verb: a POST that there only reads or sets absolute values (a query declared as POST, a cart
+     * quantity set to a number) leaves the same state when repeated. It is a command when that side
+     * inserts, changes a stored value relatively, or makes a remote command of its own (followed the
+     * same way when its server side is in the tree too).
      */
     private static boolean servedByReadsInTree(MethodContext context, EffectSite effect) {
+        return servedByReadsInTree(context, effect, new java.util.HashSet<>());
+    }
+
+    private static boolean servedByReadsInTree(MethodContext context, EffectSite effect, Set<MethodInfo> seen) {
         if (!"http".equals(effect.effect().detail())) {
             return false;
         }
@@ -180,13 +187,20 @@ public final class NonIdempotentEndpointRule implements Rule {
             return false;
         }
         for (MethodInfo server : servers) {
-            if (context.reachability().databaseOperations(server, false).stream()
-                    .anyMatch(op -> op.item().kind() != DbOp.Kind.READ)) {
+            if (!seen.add(server)) {
+                continue;
+            }
+            if (context.reachability().databaseOperations(server, false).stream().map(Reached::item)
+                    .anyMatch(op -> op.kind() == DbOp.Kind.SAVE || op.kind() == DbOp.Kind.INSERT && !op.upsert()
+                            || op.kind() == DbOp.Kind.UPDATE && op.selfRelative())) {
                 return false;
             }
-            if (context.reachability().effects(server, false).stream()
-                    .anyMatch(r -> HandlerRules.irreversible(r.item()) && !r.item().effect().readOnly())) {
-                return false;
+            for (Reached<EffectSite> reached : context.reachability().effects(server, false)) {
+                EffectSite next = reached.item();
+                if (HandlerRules.irreversible(next) && !next.effect().readOnly() && !brokerPublish(next)
+                        && !servedByReadsInTree(context, next, seen)) {
+                    return false;
+                }
             }
         }
         return true;
