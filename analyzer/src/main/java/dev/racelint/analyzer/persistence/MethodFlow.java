@@ -55,33 +55,40 @@ public final class MethodFlow {
             opByValue.put(op.end(), op);
             opByValue.put(op.call(), op);
         }
-        // One pass settles a chain of locals assigned in source order (a = read(); b = a + 1; c = b * 2);
-        // each further pass one more link of a chain assigned in the reverse order (in a loop).
+        propagate(locals, this::reaching);
+    }
+
+    /**
+     * Fills {@code into} with what flows into each local, by {@code flow}. One pass settles a chain of
+     * locals assigned in source order (a = read(); b = a + 1; c = b * 2); each further pass one more
+     * link of a chain assigned in the reverse order (in a loop).
+     */
+    private void propagate(Map<Node, Set<DbOp>> into, java.util.function.Function<Node, Set<DbOp>> flow) {
         for (int pass = 0; pass < passes; pass++) {
             for (VariableDeclarator v : body.findAll(VariableDeclarator.class)) {
-                v.getInitializer().ifPresent(init -> addLocal(v, reaching(init)));
+                v.getInitializer().ifPresent(init -> addLocal(into, v, flow.apply(init)));
             }
             for (AssignExpr a : body.findAll(AssignExpr.class)) {
                 if (a.getTarget() instanceof NameExpr n) {
-                    addLocal(LocalVariables.declarationOf(n.getNameAsString(), n), reaching(a.getValue()));
+                    addLocal(into, LocalVariables.declarationOf(n.getNameAsString(), n), flow.apply(a.getValue()));
                 }
             }
             // the loop variable of a for-each over rows read carries those rows
             for (ForEachStmt loop : body.findAll(ForEachStmt.class)) {
-                loop.getVariable().getVariables().forEach(v -> addLocal(v, reaching(loop.getIterable())));
+                loop.getVariable().getVariables().forEach(v -> addLocal(into, v, flow.apply(loop.getIterable())));
             }
             for (LambdaExpr lambda : body.findAll(LambdaExpr.class)) {
                 if (lambda.getParentNode().orElse(null) instanceof MethodCallExpr call && call.getScope().isPresent()) {
-                    Set<DbOp> from = reaching(call.getScope().get());
-                    lambda.getParameters().forEach(p -> addLocal(p, from));
+                    Set<DbOp> from = flow.apply(call.getScope().get());
+                    lambda.getParameters().forEach(p -> addLocal(into, p, from));
                 }
             }
         }
     }
 
-    private void addLocal(Node declaration, Set<DbOp> from) {
+    private static void addLocal(Map<Node, Set<DbOp>> into, Node declaration, Set<DbOp> from) {
         if (declaration != null && !from.isEmpty()) {
-            locals.computeIfAbsent(declaration, k -> new LinkedHashSet<>()).addAll(from);
+            into.computeIfAbsent(declaration, k -> new LinkedHashSet<>()).addAll(from);
         }
     }
 
@@ -119,33 +126,9 @@ public final class MethodFlow {
     public synchronized Set<DbOp> valuesReaching(Node expr) {
         if (valueLocals == null) {
             valueLocals = new IdentityHashMap<>();
-            for (int pass = 0; pass < passes; pass++) {
-                for (VariableDeclarator v : body.findAll(VariableDeclarator.class)) {
-                    v.getInitializer().ifPresent(init -> addValueLocal(v, valuesReaching0(init)));
-                }
-                for (AssignExpr a : body.findAll(AssignExpr.class)) {
-                    if (a.getTarget() instanceof NameExpr n) {
-                        addValueLocal(LocalVariables.declarationOf(n.getNameAsString(), n), valuesReaching0(a.getValue()));
-                    }
-                }
-                for (ForEachStmt loop : body.findAll(ForEachStmt.class)) {
-                    loop.getVariable().getVariables().forEach(v -> addValueLocal(v, valuesReaching0(loop.getIterable())));
-                }
-                for (LambdaExpr lambda : body.findAll(LambdaExpr.class)) {
-                    if (lambda.getParentNode().orElse(null) instanceof MethodCallExpr call && call.getScope().isPresent()) {
-                        Set<DbOp> from = valuesReaching0(call.getScope().get());
-                        lambda.getParameters().forEach(p -> addValueLocal(p, from));
-                    }
-                }
-            }
+            propagate(valueLocals, this::valuesReaching0);
         }
         return valuesReaching0(expr);
-    }
-
-    private void addValueLocal(Node declaration, Set<DbOp> from) {
-        if (declaration != null && !from.isEmpty()) {
-            valueLocals.computeIfAbsent(declaration, k -> new LinkedHashSet<>()).addAll(from);
-        }
     }
 
     private Set<DbOp> valuesReaching0(Node expr) {
