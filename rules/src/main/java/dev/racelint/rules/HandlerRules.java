@@ -10,25 +10,16 @@ import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.PersistenceModel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /** Shared judgements of the delivery and request rules. */
 final class HandlerRules {
-    static final Pattern OUTBOX_TABLE = Pattern.compile("(?i).*(outbox|event_publication).*");
-
-    /** Audit trails: a duplicate row there is noise, not a duplicated business effect. */
-    static final Pattern AUDIT_TABLE = Pattern.compile("(?i).*(history|audit|(^|_)logs?($|_)|(^|_)records?$).*");
-
     private HandlerRules() {}
 
     /**
-     * A creation that repeats harmlessly: into an audit/history/log table, or a "replace" (the flow
-     * deletes from the same table first, as relation tables are rewritten: delete all, insert the new set).
+     * A creation that repeats harmlessly: a "replace" (the flow deletes from the same table first, as
+     * relation tables are rewritten: delete all, insert the new set).
      */
     static boolean harmlessCreation(DbOp insert, List<DbOp> allReached) {
-        if (AUDIT_TABLE.matcher(insert.table()).matches()) {
-            return true;
-        }
         for (DbOp other : allReached) {
             if (other.kind() == DbOp.Kind.DELETE && other.sameTable(insert)) {
                 return true;
