@@ -75,9 +75,9 @@ public final class DualWriteRule implements Rule {
                         site.location(), site, null, reporter);
             }
         }
-        // one call that reaches several implementations (an ActiveMQ and a RabbitMQ sender behind one
-        // interface, chosen by configuration) is one defect: reported once
-        Set<Node> reportedCalls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        // One call that reaches several implementations (an ActiveMQ and a RabbitMQ sender behind one
+        // interface, chosen by configuration) gives one finding per implementation here, all at that
+        // call; SameDefectMerger makes them one.
         for (CallEdge edge : facts.calls()) {
             if (context.transactions().boundary(edge) == TransactionModel.CallBoundary.OUTSIDE) {
                 continue;
@@ -86,17 +86,12 @@ public final class DualWriteRule implements Rule {
                 if (!isPublish(site.item())) {
                     continue;
                 }
-                if (reportedCalls.contains(edge.site())) {
-                    reported.add(site.item().effect().apiKey()); // the same call's other implementation
-                    continue;
-                }
                 if (reported.contains(site.item().effect().apiKey())) {
                     continue;
                 }
                 CodeLocation write = writeElsewhere(context, ops, edge);
                 if (write != null && !writesOutbox(context, edge)) {
                     reported.add(site.item().effect().apiKey());
-                    reportedCalls.add(edge.site());
                     report(rule, context, write, edge.location(), site.item(), site, reporter);
                 }
             }
