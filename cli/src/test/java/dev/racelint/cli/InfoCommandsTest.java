@@ -82,9 +82,33 @@ class InfoCommandsTest {
             Cli.Run run = run(Cli.testRules(), args);
 
             assertThat(run.exitCode()).isZero();
-            assertThat(run.out()).matches("racelint \\d+\\.\\d+\\.\\d+\\S*\n");
+            assertThat(run.out()).startsWith("racelint " + VersionProvider.version() + "\n")
+                    .containsPattern("\ncommit: ([0-9a-f]{7,40}( \\(\\d{4}-\\d\\d-\\d\\dT[\\d:]+Z\\))?(, with uncommitted changes)?"
+                            + "|unknown \\(built outside a git work tree\\))\n")
+                    .contains("\nrules: " + Cli.testRules().get().descriptors().size() + " (rule set ")
+                    .containsPattern("\nJavaParser \\d+\\.\\d+\\.\\d+, JSqlParser \\d+\\.\\d+")
+                    .contains("\nJava " + System.getProperty("java.version"))
+                    .doesNotContain("${");
         }
-        assertThat(VersionProvider.version()).isNotEqualTo("unknown").doesNotContain("${");
+        assertThat(VersionProvider.version()).matches("\\d+\\.\\d+\\.\\d+\\S*");
+        // This build runs in a git work tree (a clone or a worktree: .git is a folder or a file), so
+        // the commit must have been filtered in.
+        if (java.nio.file.Files.exists(java.nio.file.Path.of("..", ".git"))) {
+            assertThat(VersionProvider.commit()).matches("[0-9a-f]{7,40}");
+        }
+    }
+
+    @Test
+    void theRuleSetDigestTellsRuleSetsApartAndIgnoresOrder() {
+        List<RuleDescriptor> rules = Cli.testRules().get().descriptors();
+        List<RuleDescriptor> reversed = new java.util.ArrayList<>(rules);
+        java.util.Collections.reverse(reversed);
+
+        assertThat(rules).hasSizeGreaterThan(1);
+        assertThat(VersionProvider.ruleSetDigest(reversed)).isEqualTo(VersionProvider.ruleSetDigest(rules))
+                .matches("[0-9a-f]{12}");
+        assertThat(VersionProvider.ruleSetDigest(rules.subList(1, rules.size())))
+                .isNotEqualTo(VersionProvider.ruleSetDigest(rules));
     }
 
     @Test

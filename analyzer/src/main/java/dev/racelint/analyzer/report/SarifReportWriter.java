@@ -252,7 +252,14 @@ public final class SarifReportWriter implements ReportWriter {
         d.setDefaultConfiguration(config);
 
         PropertyBag properties = new PropertyBag();
-        properties.setTags(new LinkedHashSet<>(rule.tags() == null ? List.of() : rule.tags()));
+        LinkedHashSet<String> tags = new LinkedHashSet<>(rule.tags() == null ? List.of() : rule.tags());
+        String securitySeverity = rule.level() == null ? null : rule.securitySeverity();
+        if (securitySeverity != null) {
+            // GitHub reads security-severity only on rules tagged "security".
+            tags.add("security");
+            properties.setAdditionalProperty("security-severity", securitySeverity);
+        }
+        properties.setTags(tags);
         if (rule.precision() != null) {
             properties.setAdditionalProperty("precision", rule.precision().sarifName());
         }
@@ -293,7 +300,7 @@ public final class SarifReportWriter implements ReportWriter {
             result.setRuleIndex(index);
         }
         result.setLevel(resultLevel(finding.level()));
-        result.setMessage(message(ReportText.sarif(finding.message())));
+        result.setMessage(message(withFix(ReportText.sarif(finding.message()), finding.fix())));
 
         Location primary = new Location();
         primary.setPhysicalLocation(physicalLocation(root, finding.primary()));
@@ -518,6 +525,18 @@ public final class SarifReportWriter implements ReportWriter {
         region.setEndLine(source.endLine());
         region.setEndColumn(source.endColumn());
         return region;
+    }
+
+    /**
+     * The message with the finding's own fix after it: a code-scanning alert shows a result's message,
+     * not the JSON report's separate fix, and the rule's help is generic where the fix names the
+     * statement at hand.
+     */
+    private static String withFix(String sarifMessage, String fix) {
+        if (fix == null || fix.isBlank()) {
+            return sarifMessage;
+        }
+        return sarifMessage + " Fix: " + ReportText.sarif(fix.strip());
     }
 
     private static Message message(String text) {

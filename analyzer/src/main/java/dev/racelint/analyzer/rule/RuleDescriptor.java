@@ -70,6 +70,22 @@ public record RuleDescriptor(
     }
 
     /** SARIF {@code problem.severity}: error, warning or recommendation. */
+    /**
+     * GitHub code scanning's {@code security-severity} (a CVSS-like score as text) for a rule with a
+     * CWE, so its alerts are ranked high / medium / low by the rule's level; {@code null} for a rule
+     * without a CWE, which GitHub then shows as a plain quality alert.
+     */
+    public String securitySeverity() {
+        if (cwe == null || cwe.isEmpty()) {
+            return null;
+        }
+        return switch (level) {
+            case ERROR -> "7.0";
+            case WARNING -> "5.0";
+            case NOTE -> "3.0";
+        };
+    }
+
     public String problemSeverity() {
         return switch (level) {
             case ERROR -> "error";

@@ -49,7 +49,9 @@ class SarifReportWriterTest {
                 .isEqualTo("https://github.com/racelint/racelint/blob/main/docs/rules/io-in-transaction.md");
         assertThat(rule.at("/defaultConfiguration/level").asText()).isEqualTo("error");
         assertThat(texts(rule.at("/properties/tags"), null))
-                .containsExactly("concurrency", "external/cwe/cwe-362", "transactions");
+                .containsExactly("concurrency", "external/cwe/cwe-362", "transactions", "security");
+        // A rule with a CWE is a security rule for GitHub, ranked by its level (error: high).
+        assertThat(rule.get("properties").get("security-severity").asText()).isEqualTo("7.0");
         assertThat(rule.at("/properties/precision").asText()).isEqualTo("high");
         assertThat(rule.get("properties").get("problem.severity").asText()).isEqualTo("error");
 
@@ -58,6 +60,9 @@ class SarifReportWriterTest {
         // "warning" is java-sarif's default value and would be dropped without our mix-in.
         assertThat(retry.at("/defaultConfiguration/level").asText()).isEqualTo("warning");
         assertThat(retry.at("/properties/precision").asText()).isEqualTo("medium");
+        // No CWE: a quality alert, neither tagged "security" nor given a security-severity.
+        assertThat(texts(retry.at("/properties/tags"), null)).doesNotContain("security");
+        assertThat(retry.get("properties").has("security-severity")).isFalse();
         assertThat(retry.get("properties").get("problem.severity").asText()).isEqualTo("warning");
     }
 
@@ -68,7 +73,8 @@ class SarifReportWriterTest {
         assertThat(result.get("ruleIndex").asInt()).isZero();
         assertThat(result.get("level").asText()).isEqualTo("error");
         assertThat(result.at("/message/text").asText()).isEqualTo("placeOrder() runs inside a transaction and "
-                + "calls [HttpClient.send() (HTTP)](1) via RiskClient.assess(): the transaction stays open while waiting.");
+                + "calls [HttpClient.send() (HTTP)](1) via RiskClient.assess(): the transaction stays open while waiting."
+                + " Fix: Move the remote call out of the transaction, or use an outbox.");
         JsonNode physical = result.at("/locations/0/physicalLocation");
         assertThat(physical.at("/artifactLocation/uri").asText()).isEqualTo("src/main/java/com/acme/OrderService.java");
         assertThat(physical.at("/artifactLocation/uriBaseId").asText()).isEqualTo("%SRCROOT%");
@@ -105,7 +111,8 @@ class SarifReportWriterTest {
         assertThat(result.at("/locations/0/physicalLocation/artifactLocation/uri").asText())
                 .isEqualTo("src/main/java/com/acme/My%20Orders/Caf%C3%A9.java");
         assertThat(result.at("/message/text").asText()).isEqualTo("payments.charge(order) is retried by "
-                + "[@Retryable](1) but writes items\\[0\\] each time; see also [the second write](2).");
+                + "[@Retryable](1) but writes items\\[0\\] each time; see also [the second write](2)."
+                + " Fix: Make the write idempotent (unique key, upsert) before retrying it.");
         assertThat(result.get("relatedLocations")).hasSize(2);
         assertThat(result.at("/relatedLocations/1/id").asInt()).isEqualTo(2);
         assertThat(result.has("codeFlows")).isFalse();
@@ -303,7 +310,8 @@ class SarifReportWriterTest {
         assertThat(out.length()).isLessThan(12 * ReportText.MAX_TEXT_CHARS);
         assertThat(out).doesNotContain("xxxxxxxxxx").doesNotContain("\"snippet\"");
         JsonNode result = MAPPER.readTree(out).at("/runs/0/results/0");
-        assertThat(result.at("/message/text").asText()).isEqualTo("calls [" + "z".repeat(ReportText.MAX_TEXT_CHARS - 6) + "…](1)");
+        assertThat(result.at("/message/text").asText()).isEqualTo("calls [" + "z".repeat(ReportText.MAX_TEXT_CHARS - 6) + "…](1)"
+                + " Fix: fix");
     }
 
     private static List<String> texts(JsonNode array, String field) {
