@@ -140,4 +140,22 @@ class InfoCommandsTest {
             assertThat(help.out()).contains("Usage: racelint " + command).contains("Examples:");
         }
     }
+
+    /** The README's option table is the user's reference: every scan option is in it. */
+    @Test
+    void theReadmeListsEveryScanOption() throws Exception {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        picocli.CommandLine scan = new picocli.CommandLine(new RacelintCommand(Cli.testRules()))
+                .getSubcommands().get("scan");
+        List<String> missing = new java.util.ArrayList<>();
+        for (picocli.CommandLine.Model.OptionSpec option : scan.getCommandSpec().options()) {
+            if (option.usageHelp() || option.versionHelp() || option.hidden()) {
+                continue;
+            }
+            if (!readme.contains("`" + option.longestName())) {
+                missing.add(option.longestName());
+            }
+        }
+        assertThat(missing).as("scan options missing from the README's option table").isEmpty();
+    }
 }
