@@ -52,13 +52,18 @@ public final class CheckThenActRule implements Rule {
     @Override
     public void check(MethodContext context, Reporter reporter) {
         MethodFlow flow = context.dataFlow().orElse(null);
-        if (flow == null) {
-            return;
+        if (flow != null) {
+            checkOwnInserts(context, flow, reporter);
         }
+        insertsBelow(context, flow, reporter);
+    }
+
+    /** Inserts among this method's own operations (or one-operation helpers) that a read or a validator decides. */
+    private void checkOwnInserts(MethodContext context, MethodFlow flow, Reporter reporter) {
         List<DbOp> ops = flow.ops();
         for (DbOp write : ops) {
             if (!isInsert(write, flow) || write.upsert() || write.table().isEmpty()
-                    || PersistenceModel.duplicateCaught(write.call())) {
+                    || PersistenceModel.duplicateCaught(write.call()) || duplicateCaughtInHelper(context, write)) {
                 continue;
             }
             if (PersistenceRules.lockedReadBefore(context, ops, write)) {
@@ -84,16 +89,18 @@ public final class CheckThenActRule implements Rule {
                 break;
             }
         }
-        insertsBelow(context, flow, reporter);
     }
 
     /**
      * A check here decides a call that inserts further down, in a method that does more than the insert
      * (so the insert is not one of this method's operations). Reported only on a table the tree's schema
-     * declares with no key on the checked columns, so the finding can say so.
+     * declares with no key on the checked columns, so the finding can say so. A method with no read of
+     * its own (a controller calling a validator, then the service that inserts) is checked for the
+     * validator's reads only.
      */
     private void insertsBelow(MethodContext context, MethodFlow flow, Reporter reporter) {
-        if (flow.ops().stream().noneMatch(op -> op.kind() == DbOp.Kind.READ)) {
+        boolean ownReads = flow != null && flow.ops().stream().anyMatch(op -> op.kind() == DbOp.Kind.READ);
+        if (!ownReads && !callsAsStatement(context)) {
             return;
         }
         List<String> reported = new ArrayList<>();
@@ -106,7 +113,7 @@ public final class CheckThenActRule implements Rule {
             }
             Node site = path.get(0).site();
             // a call this method's flow already counts as the operation (a one-operation helper) is checked above
-            if (flow.ops().stream().anyMatch(op -> op.call() == site)) {
+            if (flow != null && flow.ops().stream().anyMatch(op -> op.call() == site)) {
                 continue;
             }
             MethodFlow inner = context.persistence().flow(reached.in()).orElse(null);
@@ -115,14 +122,14 @@ public final class CheckThenActRule implements Rule {
                     || (inner != null && lockedReadBefore(inner, write))) {
                 continue;
             }
-            List<DbOp> checks = new ArrayList<>(flow.decidingReads(site, write));
+            List<DbOp> checks = new ArrayList<>(ownReads ? flow.decidingReads(site, write) : List.of());
             checks.addAll(validatorChecks(context, site, write));
             for (DbOp check : checks) {
                 if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
                     continue;
                 }
                 Optional<String> undeclared = undeclared(context, write, check);
-                if (undeclared.isEmpty()) {
+                if (undeclared.isEmpty() && !(onlyInsert(context, reached) && askedWhetherThere(check))) {
                     continue;
                 }
                 reporter.report(finding(descriptor(), context, check, write, path, undeclared));
@@ -130,6 +137,51 @@ public final class CheckThenActRule implements Rule {
                 break;
             }
         }
+    }
+
+    /**
+     * Is {@code write} a helper's insert ({@code repository.createStorage(storage)}) that the helper
+     * runs inside a try whose catch handles the duplicate key ({@code catch (DuplicateKeyException e)})?
+     * The author expects the key to refuse a second row, and the helper answers it.
+     */
+    private static boolean duplicateCaughtInHelper(MethodContext context, DbOp write) {
+        if (write.via() == null) {
+            return false;
+        }
+        for (Reached<DbOp> reached : context.reachability().databaseOperations(context.method(), false)) {
+            List<CallEdge> path = reached.path();
+            if (!path.isEmpty() && path.get(0).site() == write.call() && reached.item().isWrite()
+                    && reached.item().sameTable(write)
+                    && (PersistenceModel.duplicateCaught(reached.item().call())
+                            || path.stream().skip(1).anyMatch(e -> PersistenceModel.duplicateCaught(e.site())))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Is the insert all that the one call leading to it does (a repository method behind an interface,
+     * {@code userRepository.save(user)} landing on an implementation that only inserts)? Then the check
+     * decides the insert itself, as when both sit in one method, and no schema needs to say more.
+     */
+    private static boolean onlyInsert(MethodContext context, Reached<DbOp> reached) {
+        return reached.path().size() == 1 && context.persistence().ops(reached.in()).size() == 1;
+    }
+
+    /**
+     * Is the check a query that only asks whether (or how many) rows are there - EXISTS or COUNT -
+     * rather than rows fetched for another use (the members of a role, to refuse touching them)?
+     */
+    private static boolean askedWhetherThere(DbOp check) {
+        return check.shape() == DbOp.ReadShape.EXISTS || check.shape() == DbOp.ReadShape.COUNT;
+    }
+
+    /** Does the method call anything as a statement of its own (a validator may be among those calls)? */
+    private static boolean callsAsStatement(MethodContext context) {
+        Node body = context.method().body();
+        return body != null && body.findFirst(com.github.javaparser.ast.stmt.ExpressionStmt.class,
+                e -> e.getExpression() instanceof com.github.javaparser.ast.expr.MethodCallExpr).isPresent();
     }
 
     /**
@@ -192,7 +244,28 @@ public final class CheckThenActRule implements Rule {
 
     private static boolean isInsert(DbOp op, MethodFlow flow) {
         return op.kind() == DbOp.Kind.INSERT
-                || (op.kind() == DbOp.Kind.SAVE && PersistenceModel.savesNewObject(op, flow));
+                || (op.kind() == DbOp.Kind.SAVE && (PersistenceModel.savesNewObject(op, flow) || savesInstantiated(op, flow)));
+    }
+
+    /**
+     * Does the save store an object made in this method from a class literal and no stored row
+     * ({@code Item entity = BeanUtils.transform(Item.class, dto)}, {@code JSON.parseObject(json, Order.class)})?
+     * A converter handed the class instantiates it, so the saved object is a new one, not a row read here.
+     */
+    private static boolean savesInstantiated(DbOp op, MethodFlow flow) {
+        if (flow == null || op.call().getArguments().isEmpty()
+                || !(op.call().getArgument(0) instanceof com.github.javaparser.ast.expr.NameExpr saved)) {
+            return false;
+        }
+        Node declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(saved.getNameAsString(), saved);
+        if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator local)
+                || !(local.getInitializer().orElse(null) instanceof com.github.javaparser.ast.expr.MethodCallExpr init)
+                || flow.reaching(saved).stream().anyMatch(o -> o.kind() == DbOp.Kind.READ)) {
+            return false;
+        }
+        String type = local.getType().asString();
+        return init.getArguments().stream().anyMatch(a -> a instanceof com.github.javaparser.ast.expr.ClassExpr c
+                && c.getType().asString().equals(type));
     }
 
     /**

@@ -127,6 +127,11 @@ public final class DbOpClassifier {
             return null;
         }
         Expression scope = call.getScope().get();
+        DbOp record = JooqRecords.storeOfNewRecord(this, call,
+                dsl -> typer.typeOf(dsl).type().candidates().stream().anyMatch(JOOQ::contains));
+        if (record != null) {
+            return record;
+        }
         ExpressionTyper.Typed receiver = typer.typeOf(scope);
         TypeRef type = receiver.type();
         String name = call.getNameAsString();
@@ -534,7 +539,7 @@ public final class DbOpClassifier {
         if (!mapper) {
             return null;
         }
-        String table = mappedTable(type)
+        String table = exampleStatementTable(call, type, name).or(() -> mappedTable(type))
                 .orElse(EntityModel.snake(type.simpleName().replaceAll("Mapper$", "")).toLowerCase(Locale.ROOT));
         String describe = type.simpleName() + "." + name + "()";
         Kind kind;
@@ -544,8 +549,10 @@ public final class DbOpClassifier {
         switch (name) {
             case "selectByPrimaryKey" -> { kind = Kind.READ; shape = ReadShape.ROWS; }
             case "selectAll" -> { kind = Kind.READ; shape = ReadShape.ROWS; keys = Set.of(); }
-            case "selectByExample", "selectByExampleWithBLOBs", "selectOneByExample" -> { kind = Kind.READ; shape = ReadShape.ROWS; keys = Set.of(); }
-            case "countByExample" -> { kind = Kind.READ; shape = ReadShape.COUNT; keys = Set.of(); }
+            case "selectByExample", "selectByExampleWithBLOBs", "selectOneByExample" -> {
+                kind = Kind.READ; shape = ReadShape.ROWS; keys = ExampleCriteria.equalityColumns(call);
+            }
+            case "countByExample" -> { kind = Kind.READ; shape = ReadShape.COUNT; keys = ExampleCriteria.equalityColumns(call); }
             case "insert", "insertSelective" -> { kind = Kind.INSERT; keys = Set.of(); }
             case "updateByPrimaryKey", "updateByPrimaryKeySelective", "updateByPrimaryKeyWithBLOBs" -> kind = Kind.UPDATE;
             case "updateByExample", "updateByExampleSelective" -> {
@@ -565,6 +572,26 @@ public final class DbOpClassifier {
         }
         return new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
                 location(call), null, List.of(), List.of(), LockDetail.NONE);
+    }
+
+    /**
+     * The table a Generator {@code *ByExample} read of the mapper's XML reads: the generated
+     * {@code <select id="selectByExample">} names it ({@code from jsh_depot_head}), where the mapper's
+     * own name need not ({@code DepotHeadMapper}). Reads only for now: with the writes' tables too,
+     * lost-update (which pairs a read and a write by table) would pair a read of one row with an
+     * Example write of others.
+     */
+    private Optional<String> exampleStatementTable(MethodCallExpr call, TypeInfo type, String name) {
+        if (!name.startsWith("selectByExample") && !name.equals("selectOneByExample") && !name.equals("countByExample")) {
+            return Optional.empty();
+        }
+        for (MethodInfo m : index.findMethods(type, name, call.getArguments().size())) {
+            SqlFacts facts = declaredSql.get(m, this::computeDeclaredSql).facts();
+            if (facts != null && facts.table() != null && !facts.table().isEmpty()) {
+                return Optional.of(facts.table());
+            }
+        }
+        return Optional.empty();
     }
 
     /**
