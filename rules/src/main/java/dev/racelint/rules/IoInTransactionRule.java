@@ -59,12 +59,9 @@ public final class IoInTransactionRule implements Rule {
             }
             // A transaction that only reads holds no row lock and has nothing for a rollback to undo: the
             // remote call keeps one pooled connection busy, which is not the defect this rule reports.
-            java.util.Optional<dev.racelint.analyzer.tx.TransactionWork.Held> held = context.transactionHolds(scope);
-            if (held.isEmpty()) {
+            if (context.transactionHolds(scope).isEmpty()) {
                 continue;
             }
-            java.util.Optional<CodeLocation> heldAt = held.get().operation().map(op -> op.location().withLabel(
-                    (op.isWrite() ? "the transaction writes: " : "the transaction locks rows: ") + op.describe()));
             // one finding per kind of remote effect in the scope (every S3 call of one download, every
             // HTTP call of one client): the other calls are related locations
             java.util.Map<String, List<ReachedEffect>> byEffect = new java.util.LinkedHashMap<>();
@@ -73,13 +70,13 @@ public final class IoInTransactionRule implements Rule {
                 byEffect.computeIfAbsent(e.kind() + "/" + e.label(), k -> new ArrayList<>()).add(reached);
             }
             for (List<ReachedEffect> same : byEffect.values()) {
-                reporter.report(toFinding(rule, scope, same.get(0), same.subList(1, same.size()), heldAt));
+                reporter.report(toFinding(rule, scope, same.get(0), same.subList(1, same.size())));
             }
         }
     }
 
     private static Finding toFinding(RuleDescriptor rule, TransactionScope scope, ReachedEffect reached,
-            List<ReachedEffect> alsoReached, java.util.Optional<CodeLocation> heldAt) {
+            List<ReachedEffect> alsoReached) {
         ApiEffect effect = reached.site().effect();
         CodeLocation ioCall = reached.site().location();
 
@@ -115,7 +112,6 @@ public final class IoInTransactionRule implements Rule {
             related.add(other.site().location().withLabel("also " + other.site().effect().api() + " ("
                     + other.site().effect().label() + ")"));
         }
-        heldAt.ifPresent(related::add);
         return new Finding(rule.id(), rule.level(), message.build(), scope.anchor().withLabel(scope.title()),
                 related, flow, fix(effect), fingerprint, scope.method().signature());
     }
