@@ -258,11 +258,22 @@ public final class Analyzer {
             }
         });
         Set<Finding> findings = new java.util.HashSet<>();
+        dev.racelint.analyzer.handlers.MigrationCode migrations = new dev.racelint.analyzer.handlers.MigrationCode(index);
+        int inMigrations = 0;
         for (MethodInfo method : methods) {
             if (reported.get(method.id()) != null && !budget.ranOut(fileOf(method))) {
-                findings.addAll(reported.get(method.id()));
+                if (!reported.get(method.id()).isEmpty() && migrations.contains(method)) {
+                    inMigrations += reported.get(method.id()).size();
+                } else {
+                    findings.addAll(reported.get(method.id()));
+                }
                 diagnostics.addAll(failed.get(method.id()));
             }
+        }
+        if (inMigrations > 0) {
+            diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.NOT_AN_ENTRY_POINT, inMigrations
+                    + (inMigrations == 1 ? " finding" : " findings") + " in Flyway / Liquibase Java migrations left out: a "
+                    + "migration runs once per database, under the migration tool's lock, not on users' or messages' requests"));
         }
         long t9 = lap(timings, "rules", t8);
         // after the rules: the per-method facts it counts are memoised by then

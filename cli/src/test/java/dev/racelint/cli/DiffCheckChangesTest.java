@@ -25,7 +25,8 @@ class DiffCheckChangesTest {
     private static final String FILE = "src/main/java/demo/CheckoutService.java";
     /** A second racy method, appended to the class by a change. */
     private static final String RETRY = "\n    @Transactional\n    public void retry(String orderId) {\n"
-            + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);\n    }\n}\n";
+            + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);"
+            + " jdbc.update(\"UPDATE orders SET retried = true WHERE id = ?\", orderId);\n    }\n}\n";
 
     @TempDir
     Path dir;

@@ -107,9 +107,11 @@ class HostileInputTest {
                     static class Order { private String id; private long cents; }
 
                     private final RestTemplate rest;
+                    private final org.springframework.jdbc.core.JdbcTemplate jdbc;
 
                     @Transactional
                     public void charge(Order order) {
+                        jdbc.update("UPDATE orders SET state = 'CHARGING' WHERE id = ?", order.getId());
                         rest.postForObject("https://payments.example.com/" + order.getId(), order.getCents(), String.class);
                     }
                 }

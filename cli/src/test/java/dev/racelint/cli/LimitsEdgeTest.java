@@ -221,6 +221,7 @@ class LimitsEdgeTest {
         Sources.write(root, "src/main/java/demo/Checkout.java", """
                 package demo;
 
+                import org.springframework.jdbc.core.JdbcTemplate;
                 import org.springframework.stereotype.Service;
                 import org.springframework.transaction.annotation.Transactional;
                 import org.springframework.web.client.RestTemplate;
@@ -228,13 +229,18 @@ class LimitsEdgeTest {
                 @Service
                 public class Checkout {
                     private final RestTemplate rest;
+                    private final JdbcTemplate jdbc;
 
-                    public Checkout(RestTemplate rest) {
+                    public Checkout(RestTemplate rest, JdbcTemplate jdbc) {
                         this.rest = rest;
+                        this.jdbc = jdbc;
                     }
 
                 """ + chain("@Transactional\n    public void checkout()", n,
-                "rest.postForObject(\"https://payments.example/charge\", \"order\", String.class);") + "}\n");
+                "rest.postForObject(\"https://payments.example/charge\", \"order\", String.class);")
+                        // the transaction writes first, so the call puts something at risk
+                        .replaceFirst("\\{\n        ", "{\n        jdbc.update(\"UPDATE orders SET state = 'PAYING'\");\n        ")
+                + "}\n");
     }
 
     private static void consumerInsert(Path root, int n) {

@@ -41,7 +41,7 @@ class ModuleScanTest {
             import org.springframework.transaction.annotation.Transactional;
 
             public class CheckoutService {
-                private final PaymentClient payments;
+                private final PaymentClient payments; private final org.springframework.jdbc.core.JdbcTemplate jdbc = null;
 
                 public CheckoutService(PaymentClient payments) {
                     this.payments = payments;
@@ -49,7 +49,7 @@ class ModuleScanTest {
 
                 @Transactional
                 public String checkout(String orderId) {
-                    return payments.charge(orderId);
+                    jdbc.update("UPDATE orders SET state = 'PAYING' WHERE id = ?", orderId); return payments.charge(orderId);
                 }
             }
             """;
@@ -61,7 +61,7 @@ class ModuleScanTest {
             import org.springframework.web.client.RestTemplate;
 
             public class PaymentClient {
-                private final RestTemplate restTemplate = new RestTemplate();
+                private final RestTemplate restTemplate = new RestTemplate(); private final org.springframework.jdbc.core.JdbcTemplate jdbc = null;
 
                 public String charge(String orderId) {
                     return restTemplate.postForObject("http://payments/charge", orderId, String.class);
@@ -69,7 +69,7 @@ class ModuleScanTest {
 
                 @Transactional
                 public String refund(String orderId) {
-                    return restTemplate.postForObject("http://payments/refund", orderId, String.class);
+                    jdbc.update("UPDATE refunds SET state = 'SENT' WHERE order_id = ?", orderId); return restTemplate.postForObject("http://payments/refund", orderId, String.class);
                 }
             }
             """;

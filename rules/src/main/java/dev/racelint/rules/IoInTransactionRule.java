@@ -51,8 +51,15 @@ public final class IoInTransactionRule implements Rule {
         }
         RuleDescriptor rule = descriptor();
         for (TransactionScope scope : scopes) {
-            List<ReachedEffect> effects = context.effectsIn(scope, IO);
+            List<ReachedEffect> effects = new ArrayList<>(context.effectsIn(scope, IO));
+            // a pause of a few constant milliseconds (a spin step polling a lock) is not a wait worth a ticket
+            effects.removeIf(reached -> shortConstantPause(reached.site().call()));
             if (effects.isEmpty()) {
+                continue;
+            }
+            // A transaction that only reads holds no row lock and has nothing for a rollback to undo: the
+            // remote call keeps one pooled connection busy, which is not the defect this rule reports.
+            if (context.transactionHolds(scope).isEmpty()) {
                 continue;
             }
             // one finding per kind of remote effect in the scope (every S3 call of one download, every
@@ -146,6 +153,42 @@ public final class IoInTransactionRule implements Rule {
             default -> "Call " + effect.api() + " before the transaction (with an idempotency key), or after commit "
                     + "via an outbox; use a pending -> confirmed state when the answer matters.";
         };
+    }
+
+    /** Milliseconds of pause at most that count as a spin step, not a wait. */
+    private static final long SHORT_PAUSE_MILLIS = 100;
+
+    /**
+     * {@code Thread.sleep(10)} or {@code TimeUnit.MILLISECONDS.sleep(10)}: a sleep of a literal duration of
+     * at most {@link #SHORT_PAUSE_MILLIS}. A duration from a variable, a field or a computation is not.
+     */
+    static boolean shortConstantPause(com.github.javaparser.ast.expr.MethodCallExpr call) {
+        if (!call.getNameAsString().equals("sleep") || call.getArguments().size() != 1
+                || !(call.getArgument(0) instanceof com.github.javaparser.ast.expr.LiteralStringValueExpr literal)
+                || !(literal instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr
+                        || literal instanceof com.github.javaparser.ast.expr.LongLiteralExpr)) {
+            return false;
+        }
+        long amount;
+        try {
+            amount = Long.parseLong(literal.getValue().replace("_", "").replaceAll("[lL]$", ""));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        String unit = call.getScope().map(Object::toString).orElse("Thread");
+        long millis;
+        if (unit.endsWith("MILLISECONDS")) {
+            millis = amount;
+        } else if (unit.endsWith("MICROSECONDS")) {
+            millis = amount / 1_000;
+        } else if (unit.endsWith("NANOSECONDS")) {
+            millis = amount / 1_000_000;
+        } else if (unit.equals("Thread") || unit.equals("java.lang.Thread")) {
+            millis = amount;
+        } else {
+            return false;
+        }
+        return millis <= SHORT_PAUSE_MILLIS;
     }
 
     private static String capitalise(String text) {

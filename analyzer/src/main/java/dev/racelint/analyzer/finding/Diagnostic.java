@@ -19,6 +19,8 @@ public record Diagnostic(Path file, int line, int column, Level level, String co
 
     /** Code of the note for a SQL statement JSqlParser could not parse (read by the weaker token model). */
     public static final String SQL_FALLBACK = "sql-fallback";
+    /** Findings left out because their code is no production entry point (schema migrations). */
+    public static final String NOT_AN_ENTRY_POINT = "not-an-entry-point";
     /** The scan's result could not be stored in the cache (the result itself is complete). */
     public static final String CACHE_NOT_WRITTEN = "cache-not-written";
     /** A suppression in the source that gives no reason. */

@@ -266,4 +266,9 @@ public final class PersistenceModel {
     public DbOpClassifier classifier() {
         return classifier;
     }
+
+    /** The call resolver the operations were found with. */
+    public CallResolver resolver() {
+        return resolver;
+    }
 }

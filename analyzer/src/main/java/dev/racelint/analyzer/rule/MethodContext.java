@@ -163,6 +163,14 @@ public final class MethodContext {
         return transactions.scopesIn(method);
     }
 
+    /**
+     * The first write or locking read on {@code scope}'s transaction (or a transactional caller it joins);
+     * empty when the transaction only reads.
+     */
+    public Optional<dev.racelint.analyzer.tx.TransactionWork.Held> transactionHolds(TransactionScope scope) {
+        return new dev.racelint.analyzer.tx.TransactionWork(transactions, persistence).held(scope);
+    }
+
     /** Effects of the given kinds that run inside {@code scope}, on its transaction. */
     public List<ReachedEffect> effectsIn(TransactionScope scope, Set<EffectKind> kinds) {
         return transactions.effectsIn(scope, kinds);

@@ -52,6 +52,7 @@ public final class TransactionModel {
     private final MethodMemo<Optional<TransactionAttribute>> attributes;
     private final Map<Set<EffectKind>, EffectSummaries> summaries = new ConcurrentHashMap<>();
     private final AnalysisLimits limits;
+    private final DirectInstances directInstances;
 
     public TransactionModel(ProgramIndex index, CallGraph graph) {
         this(index, graph, AnalysisLimits.DEFAULT);
@@ -64,6 +65,7 @@ public final class TransactionModel {
         this.annotations = new Annotations(index);
         this.attributes = new MethodMemo<>(index);
         this.limits = limits;
+        this.directInstances = new DirectInstances(index, annotations);
     }
 
     /** The analysis's numeric bounds. */
@@ -85,6 +87,10 @@ public final class TransactionModel {
     private Optional<TransactionAttribute> computeAttribute(MethodInfo method) {
         if (method.isConstructor() || method.isAnonymous() || method.isPrivate() || method.isStatic()
                 || method.isFinal() || !(method.declaration() instanceof MethodDeclaration decl)) {
+            return Optional.empty();
+        }
+        // an object the code makes with new has no proxy around it
+        if (directInstances.onlyConstructedDirectly(method.declaringType())) {
             return Optional.empty();
         }
         Optional<AnnotationExpr> own = annotations.find(decl, ANY_TRANSACTIONAL);

@@ -1,0 +1,189 @@
+package dev.racelint.analyzer.tx;
+
+import dev.racelint.analyzer.callgraph.CallEdge;
+import dev.racelint.analyzer.index.MethodInfo;
+import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.PersistenceModel;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import dev.racelint.analyzer.index.Annotations;
+import dev.racelint.analyzer.index.TypeInfo;
+import dev.racelint.analyzer.index.TypeRef;
+import dev.racelint.analyzer.resolve.CallResolver;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * What a transaction holds on the database: the first write or locking read that runs on its
+ * transaction - in the scope's own code, in calls that join it (unproxied calls, and proxied ones
+ * whose propagation joins: REQUIRED, SUPPORTS, MANDATORY, NESTED), at most {@code reach-depth}
+ * calls deep - or, for a method whose transaction a caller's may already be, a caller that runs it
+ * inside another transaction. A transaction with none of these only reads: a rollback has nothing
+ * to undo and no row lock is held, so a remote call inside it holds a pooled connection and no more.
+ */
+public final class TransactionWork {
+
+    /** What makes a transaction hold state: the operation, or the caller whose transaction it may join. */
+    public record Held(Optional<DbOp> operation, Optional<CallEdge> joinedFrom) {}
+
+    private final TransactionModel transactions;
+    private final PersistenceModel persistence;
+
+    public TransactionWork(TransactionModel transactions, PersistenceModel persistence) {
+        this.transactions = transactions;
+        this.persistence = persistence;
+    }
+
+    /** The first write or locking read on {@code scope}'s transaction, or the joining caller; empty when it only reads. */
+    public Optional<Held> held(TransactionScope scope) {
+        for (DbOp op : persistence.directOps(scope.method())) {
+            if (scope.covers().test(op.call()) && holds(op)) {
+                return Optional.of(new Held(Optional.of(op), Optional.empty()));
+            }
+        }
+        Optional<MethodCallExpr> unknown = unrecognisedDataAccess(scope.method(), scope.covers());
+        if (unknown.isPresent()) {
+            return Optional.of(new Held(Optional.empty(), Optional.empty()));
+        }
+        Set<Integer> seen = new HashSet<>();
+        seen.add(scope.method().id());
+        Deque<MethodInfo> work = new ArrayDeque<>();
+        Deque<Integer> depth = new ArrayDeque<>();
+        for (CallEdge edge : transactions.graph().facts(scope.method()).calls()) {
+            if (scope.covers().test(edge.site()) && joins(edge) && seen.add(edge.callee().id())) {
+                work.add(edge.callee());
+                depth.add(1);
+            }
+        }
+        int maxDepth = transactions.limits().reachDepth();
+        while (!work.isEmpty()) {
+            MethodInfo m = work.poll();
+            int d = depth.poll();
+            for (DbOp op : persistence.directOps(m)) {
+                if (holds(op)) {
+                    return Optional.of(new Held(Optional.of(op), Optional.empty()));
+                }
+            }
+            if (unrecognisedDataAccess(m, node -> true).isPresent()) {
+                return Optional.of(new Held(Optional.empty(), Optional.empty()));
+            }
+            if (d >= maxDepth) {
+                continue;
+            }
+            for (CallEdge edge : transactions.graph().facts(m).calls()) {
+                if (joins(edge) && seen.add(edge.callee().id())) {
+                    work.add(edge.callee());
+                    depth.add(d + 1);
+                }
+            }
+        }
+        return joinedFrom(scope).map(edge -> new Held(Optional.empty(), Optional.of(edge)));
+    }
+
+    /**
+     * A call of {@code method} (where {@code covers}) on a data-access API that the persistence model did
+     * not make an operation of ({@code createNamedQuery(..).executeUpdate()} through a project helper, a
+     * mapper method without a statement we read): it may write, so the transaction is not taken as
+     * read-only. Calls inside a recognised operation's chain and catalogued effects are not counted.
+     */
+    private Optional<MethodCallExpr> unrecognisedDataAccess(MethodInfo method, Predicate<Node> covers) {
+        List<DbOp> ops = persistence.directOps(method);
+        Set<Node> effects = new HashSet<>();
+        transactions.graph().facts(method).effects().forEach(site -> effects.add(site.call()));
+        for (MethodCallExpr call : persistence.index().ownCalls(method)) {
+            if (!covers.test(call) || effects.contains(call)
+                    || ops.stream().anyMatch(op -> TransactionModel.isWithin(call, op.end()) || op.call() == call)) {
+                continue;
+            }
+            CallResolver.Resolution r = persistence.resolver().resolve(call);
+            if (r.targets().stream().anyMatch(t -> t.body() != null)) {
+                continue; // project code: followed as a call
+            }
+            if (!r.targets().isEmpty()) {
+                if (r.targets().stream().allMatch(t -> dataAccessType(t.declaringType()))) {
+                    return Optional.of(call);
+                }
+                continue;
+            }
+            Optional<com.github.javaparser.ast.expr.Expression> receiver = call.getScope();
+            if (receiver.isPresent()) {
+                TypeRef type = persistence.resolver().typer().typeOf(receiver.get()).type();
+                if (type.candidates().stream().anyMatch(TransactionWork::inDataAccessPackage)) {
+                    return Optional.of(call);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Packages of database APIs (a call into one that is no recognised read may write). */
+    private static final List<String> DATA_ACCESS_PACKAGES = List.of("java.sql.", "javax.sql.", "jakarta.persistence.",
+            "javax.persistence.", "org.hibernate.", "org.springframework.jdbc.", "org.springframework.orm.",
+            "org.springframework.data.", "org.apache.ibatis.", "org.mybatis.", "com.baomidou.mybatisplus.",
+            "tk.mybatis.", "org.jooq.", "org.jdbi.", "io.ebean.", "org.sql2o.");
+
+    private static boolean inDataAccessPackage(String qualifiedName) {
+        return DATA_ACCESS_PACKAGES.stream().anyMatch(qualifiedName::startsWith)
+                && !qualifiedName.startsWith("java.sql.Timestamp") && !qualifiedName.startsWith("java.sql.Date");
+    }
+
+    /** A project interface (a mapper, a repository) extending a database API's type, or annotated as one. */
+    private boolean dataAccessType(TypeInfo type) {
+        for (TypeRef sup : persistence.index().supertypeClosure(type)) {
+            if (sup.candidates().stream().anyMatch(TransactionWork::inDataAccessPackage)) {
+                return true;
+            }
+        }
+        return new Annotations(persistence.index()).has(type.declaration(), DATA_ACCESS_ANNOTATIONS);
+    }
+
+    private static final Set<String> DATA_ACCESS_ANNOTATIONS = Set.of("org.apache.ibatis.annotations.Mapper",
+            "org.springframework.stereotype.Repository");
+
+    private static boolean holds(DbOp op) {
+        return op.isWrite() || op.locked() || op.advisoryLock();
+    }
+
+    /** Does the callee run on the caller's transaction? */
+    private boolean joins(CallEdge edge) {
+        return switch (transactions.boundary(edge)) {
+            case SAME -> true;
+            case OUTSIDE -> false;
+            case OWN_SCOPE -> transactions.attribute(edge.callee())
+                    .map(a -> a.propagation() != Propagation.REQUIRES_NEW).orElse(false);
+        };
+    }
+
+    /**
+     * For an annotated method that joins an existing transaction: a proxied call into it from code that
+     * runs in a transaction (the caller's own scope, or a transactional caller), whose work we do not
+     * weigh here. Empty for REQUIRES_NEW, callbacks and JDBC scopes, which always start their own.
+     */
+    private Optional<CallEdge> joinedFrom(TransactionScope scope) {
+        if (scope.kind() != TransactionScope.Kind.ANNOTATED_METHOD) {
+            return Optional.empty();
+        }
+        boolean joining = transactions.attribute(scope.method())
+                .map(a -> a.propagation() != Propagation.REQUIRES_NEW).orElse(false);
+        if (!joining) {
+            return Optional.empty();
+        }
+        for (CallEdge edge : transactions.graph().callers(scope.method())) {
+            if (!edge.viaProxy()) {
+                continue;
+            }
+            boolean callerTransactional = transactions.attribute(edge.caller())
+                    .map(a -> a.propagation().runsInTransaction()).orElse(false);
+            List<TransactionScope> callerScopes = transactions.scopesIn(edge.caller());
+            if (callerTransactional || callerScopes.stream().anyMatch(s -> s.covers().test(edge.site()))) {
+                return Optional.of(edge);
+            }
+        }
+        return Optional.empty();
+    }
+}
