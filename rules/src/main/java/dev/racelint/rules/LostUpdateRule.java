@@ -263,6 +263,10 @@ public final class LostUpdateRule implements Rule {
             // a row read here, or one a caller read and passed in (then only an explicit save writes it:
             // whether the caller's row is still managed here is not known)
             boolean passedIn = read != null && !own.ops().contains(read);
+            if (passedIn && (!flow.valuesReaching(entityVar).contains(read) || setsKey(body, entityVar, read))) {
+                // the caller's row only chose what this method loads itself, or is saved under a key set here
+                continue;
+            }
             if (read == null || (passedIn ? read.locked() || flow.ops().stream().anyMatch(DbOp::locked)
                     : PersistenceRules.lockedReadBefore(context, flow.ops(), read))
                     || changedOnlyInStateItLeaves(setter, entityVar, flow, read)) {
