@@ -42,13 +42,44 @@ public final class CallerReads {
             }
             for (int i = 0; i < parameters.size(); i++) {
                 for (DbOp read : flow.valuesReaching(call.getArgument(i))) {
-                    if (read.kind() == DbOp.Kind.READ) {
+                    if (read.kind() == DbOp.Kind.READ && carriedToCall(flow, call.getArgument(i), read, call)) {
                         out.add(new Arrival(parameters.get(i), read, edge));
                     }
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * For a local argument: one of its assignments that carries the read can run before the call, not
+     * only in a branch the call is not in ({@code if (found == null) { create(row); } else { row = found; }}).
+     */
+    private static boolean carriedToCall(MethodFlow flow, com.github.javaparser.ast.expr.Expression argument, DbOp read,
+            MethodCallExpr call) {
+        if (!(argument instanceof com.github.javaparser.ast.expr.NameExpr name)) {
+            return true;
+        }
+        Node declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name);
+        if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator variable)) {
+            return true; // a parameter or a loop / lambda variable: it holds the rows it ranges over
+        }
+        List<Node> carriers = new ArrayList<>();
+        variable.getInitializer().filter(init -> flow.valuesReaching(init).contains(read)).ifPresent(carriers::add);
+        Node method = variable;
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method != null) {
+            for (com.github.javaparser.ast.expr.AssignExpr a : method.findAll(com.github.javaparser.ast.expr.AssignExpr.class)) {
+                if (a.getTarget() instanceof com.github.javaparser.ast.expr.NameExpr t
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(t.getNameAsString(), t) == declaration
+                        && flow.valuesReaching(a.getValue()).contains(read)) {
+                    carriers.add(a);
+                }
+            }
+        }
+        return carriers.isEmpty() || carriers.stream().anyMatch(c -> !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(c, call));
     }
 
     /** The arrivals keyed by the parameter's declaration, as {@link MethodFlow#withArriving} takes them. */
