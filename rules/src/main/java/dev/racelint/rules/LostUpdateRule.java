@@ -10,6 +10,9 @@ import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.locks.LockScope;
+import dev.racelint.analyzer.index.ExclusiveBranches;
+import dev.racelint.analyzer.index.RepeatedConditions;
+import dev.racelint.analyzer.persistence.CallerReads;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.WrittenValues;
@@ -93,7 +96,8 @@ public final class LostUpdateRule implements Rule {
         for (NameExpr name : value.findAll(NameExpr.class)) {
             boolean selectsOnly = flow.ops().stream().anyMatch(op -> (value.isAncestorOf(op.end()) || value.isAncestorOf(op.call()))
                     && (op.end().isAncestorOf(name) || op.call().isAncestorOf(name)));
-            if (!selectsOnly && flow.valuesReaching(name).contains(read) && !selectorGetter(name, read)) {
+            if (!selectsOnly && flow.valuesReaching(name).contains(read) && !selectorGetter(name, read)
+                    && !selectorLocal(flow, name, read)) {
                 return true;
             }
         }
@@ -150,6 +154,48 @@ public final class LostUpdateRule implements Rule {
         return false;
     }
 
+    /**
+     * A local whose every value that carries the read is the read's own selector ({@code id = row.getId()}):
+     * it holds the key the caller chose, not a stored value.
+     */
+    private static boolean selectorLocal(MethodFlow flow, NameExpr name, DbOp read) {
+        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
+                .declarationOf(name.getNameAsString(), name);
+        if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator variable)) {
+            return false;
+        }
+        List<Expression> assigned = new java.util.ArrayList<>();
+        variable.getInitializer().ifPresent(assigned::add);
+        com.github.javaparser.ast.Node method = variable;
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method == null) {
+            return false;
+        }
+        for (com.github.javaparser.ast.expr.AssignExpr a : method.findAll(com.github.javaparser.ast.expr.AssignExpr.class)) {
+            if (a.getTarget() instanceof NameExpr target
+                    && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(target.getNameAsString(), target) == declaration) {
+                if (a.getOperator() != com.github.javaparser.ast.expr.AssignExpr.Operator.ASSIGN) {
+                    return false;
+                }
+                assigned.add(a.getValue());
+            }
+        }
+        boolean any = false;
+        for (Expression value : assigned) {
+            if (!flow.valuesReaching(value).contains(read)) {
+                continue;
+            }
+            any = true;
+            if (!(value instanceof MethodCallExpr getter && getter.getScope().orElse(null) instanceof NameExpr scope
+                    && selectorGetter(scope, read))) {
+                return false;
+            }
+        }
+        return any;
+    }
+
     /** {@code entity.getK()} where column k is one the read selected its row by. */
     private static boolean selectorGetter(NameExpr name, DbOp read) {
         if (!(name.getParentNode().orElse(null) instanceof MethodCallExpr getter) || getter.getScope().orElse(null) != name
@@ -182,6 +228,18 @@ public final class LostUpdateRule implements Rule {
             return;
         }
         Set<String> reported = new HashSet<>();
+        Set<com.github.javaparser.ast.Node> projectCalls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        context.transactions().graph().facts(context.method()).calls().forEach(e -> projectCalls.add(e.site()));
+        List<CallerReads.Arrival> arrivals = CallerReads.of(context.transactions().graph(), context.persistence(),
+                context.method()).stream().filter(a -> callerUnlocked(context, a)).toList();
+        MethodFlow own = flow;
+        if (!arrivals.isEmpty()) {
+            flow = flow.withArriving(CallerReads.byParameter(arrivals));
+        }
+        java.util.Map<com.github.javaparser.ast.Node, Set<DbOp>> copies = copiedIntoFresh(body, flow, projectCalls);
+        if (!copies.isEmpty()) {
+            flow = flow.withArriving(copies);
+        }
         for (MethodCallExpr setter : body.findAll(MethodCallExpr.class)) {
             if (!setter.getNameAsString().startsWith("set") || setter.getArguments().size() != 1
                     || !(setter.getScope().orElse(null) instanceof NameExpr entityVar)
@@ -192,30 +250,53 @@ public final class LostUpdateRule implements Rule {
             for (DbOp r : flow.reaching(entityVar)) {
                 if (r.kind() == DbOp.Kind.READ && r.entity() != null && !PersistenceRules.lockHeld(context, r)
                         && !r.entity().versioned()
-                        && carriesStoredValue(flow, setter.getArgument(0), r)) {
+                        && carriesStoredValue(flow, setter.getArgument(0), r)
+                        && !overwrittenBefore(setter, entityVar, flow, r, projectCalls)) {
                     read = r;
                     break;
                 }
             }
-            if (read == null || PersistenceRules.lockedReadBefore(context, flow.ops(), read)
+            if (read != null && copies.containsKey(dev.racelint.analyzer.resolve.LocalVariables.declarationOf(entityVar.getNameAsString(), entityVar))
+                    && setsKey(body, entityVar, read)) {
+                continue; // a copy given a key of its own (or none) is saved as a new row, not over the one read
+            }
+            // a row read here, or one a caller read and passed in (then only an explicit save writes it:
+            // whether the caller's row is still managed here is not known)
+            boolean passedIn = read != null && !own.ops().contains(read);
+            if (passedIn && (!flow.valuesReaching(entityVar).contains(read) || setsKey(body, entityVar, read))) {
+                // the caller's row only chose what this method loads itself, or is saved under a key set here
+                continue;
+            }
+            if (read == null || (passedIn ? read.locked() || flow.ops().stream().anyMatch(DbOp::locked)
+                    : PersistenceRules.lockedReadBefore(context, flow.ops(), read))
                     || changedOnlyInStateItLeaves(setter, entityVar, flow, read)) {
                 continue;
             }
             DbOp save = null;
             int changedAt = setter.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
             for (DbOp op : flow.ops()) {
-                // the save that writes the change comes after it (a save before it stored the row unchanged)
-                if (op.kind() == DbOp.Kind.SAVE && PersistenceRules.position(op) > PersistenceRules.position(read)
+                // the save that writes the change comes after it (a save before it stored the row unchanged),
+                // on a path that can also have taken the read's branch
+                if (op.kind() == DbOp.Kind.SAVE && (passedIn || PersistenceRules.position(op) > PersistenceRules.position(read))
                         && PersistenceRules.position(op) > changedAt
                         && !op.call().getArguments().isEmpty()
-                        && op.call().getArgument(0) instanceof NameExpr n && n.getNameAsString().equals(entityVar.getNameAsString())) {
+                        && op.call().getArgument(0) instanceof NameExpr n && n.getNameAsString().equals(entityVar.getNameAsString())
+                        && op.sameTable(read) && (passedIn || !branchExclusive(read.call(), op.call()))) {
                     save = op;
                     break;
                 }
             }
-            boolean inTransaction = context.transactionAttribute().map(a -> a.propagation().runsInTransaction()).orElse(false);
+            boolean inTransaction = context.transactionAttribute().map(a -> a.propagation().runsInTransaction()).orElse(false)
+                    && !passedIn && declaredAs(entityVar, read.entity().type().simpleName());
             if ((save == null && !inTransaction)
-                    || underOneLock(context, read.call(), save != null ? save.call() : setter)) {
+                    || (!passedIn && underOneLock(context, read.call(), save != null ? save.call() : setter))) {
+                continue;
+            }
+            if (passedIn) {
+                DbOp arrived = read;
+                CallerReads.Arrival from = arrivals.stream().filter(a -> a.read() == arrived).findFirst().orElseThrow();
+                reported.add(entityVar.getNameAsString());
+                reporter.report(passedInFinding(rule, context, from, save, entityFix(read.entity().type().simpleName(), false)));
                 continue;
             }
             reported.add(entityVar.getNameAsString());
@@ -278,6 +359,164 @@ public final class LostUpdateRule implements Rule {
         return false;
     }
 
+    /** Two places one call never both runs: the arms of one branch, or opposite arms of one condition tested twice. */
+    private static boolean branchExclusive(com.github.javaparser.ast.Node a, com.github.javaparser.ast.Node b) {
+        return ExclusiveBranches.exclusive(a, b) || RepeatedConditions.exclusive(a, b);
+    }
+
+    /** The caller holds no lock around its read and the call (an advice lock, or a lock scope covering the call). */
+    private static boolean callerUnlocked(MethodContext context, CallerReads.Arrival arrival) {
+        return !arrival.read().locked() && context.adviceLockOf(arrival.edge().caller()).isEmpty()
+                && context.lockScopesOf(arrival.edge().caller()).stream().noneMatch(scope -> scope.waits()
+                        && scope.covers().test(arrival.edge().site()));
+    }
+
+    /**
+     * {@code copy = new Row(); BeanUtils.copyProperties(loaded, copy)}: a library call (not a project
+     * method) given a fresh, empty object and one carrying read rows fills the fresh one from them, so
+     * it carries those rows' stored values. Keyed by the fresh local's declaration.
+     */
+    private static java.util.Map<com.github.javaparser.ast.Node, Set<DbOp>> copiedIntoFresh(
+            com.github.javaparser.ast.Node body, MethodFlow flow, Set<com.github.javaparser.ast.Node> projectCalls) {
+        java.util.Map<com.github.javaparser.ast.Node, Set<DbOp>> out = new java.util.IdentityHashMap<>();
+        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+            if (projectCalls.contains(call) || call.getArguments().size() != 2
+                    || !(call.getParentNode().orElse(null) instanceof com.github.javaparser.ast.stmt.ExpressionStmt)
+                    || flow.ops().stream().anyMatch(op -> op.call() == call || op.end() == call)) {
+                continue;
+            }
+            for (int i = 0; i < 2; i++) {
+                com.github.javaparser.ast.Node fresh = freshLocal(call.getArgument(i));
+                Set<DbOp> from = new java.util.LinkedHashSet<>();
+                flow.valuesReaching(call.getArgument(1 - i)).stream().filter(op -> op.kind() == DbOp.Kind.READ).forEach(from::add);
+                if (fresh != null && !from.isEmpty() && freshLocal(call.getArgument(1 - i)) == null) {
+                    out.computeIfAbsent(fresh, k -> new java.util.LinkedHashSet<>()).addAll(from);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Is the local declared with the entity's type (or with {@code var}, or a lambda parameter, whose type is
+     * not written)? An object computed from a row (a parsed JSON field, a DTO) is not the managed entity
+     * that dirty checking flushes.
+     */
+    private static boolean declaredAs(NameExpr local, String entityType) {
+        var declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(local.getNameAsString(), local);
+        com.github.javaparser.ast.type.Type type = declaration instanceof com.github.javaparser.ast.body.VariableDeclarator v
+                ? v.getType() : declaration instanceof com.github.javaparser.ast.body.Parameter p ? p.getType() : null;
+        if (type == null || type.isVarType() || type.isUnknownType()) {
+            return true;
+        }
+        return type.isClassOrInterfaceType() && type.asClassOrInterfaceType().getNameAsString().equals(entityType);
+    }
+
+    /** A setter of an id property of the read's entity called on {@code entityVar}: the object is given its own key. */
+    private static boolean setsKey(com.github.javaparser.ast.Node body, NameExpr entityVar, DbOp read) {
+        var declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(entityVar.getNameAsString(), entityVar);
+        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+            String n = call.getNameAsString();
+            if (n.startsWith("set") && n.length() > 3 && call.getArguments().size() == 1
+                    && call.getScope().orElse(null) instanceof NameExpr scope
+                    && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(scope.getNameAsString(), scope) == declaration
+                    && read.entity().idColumns().contains(dev.racelint.analyzer.persistence.EntityModel.snake(
+                            Character.toLowerCase(n.charAt(3)) + n.substring(4)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The declaration of a local initialised with a no-argument {@code new}, when {@code e} names one. */
+    private static com.github.javaparser.ast.Node freshLocal(Expression e) {
+        if (!(e instanceof NameExpr name)) {
+            return null;
+        }
+        var declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name);
+        return declaration instanceof com.github.javaparser.ast.body.VariableDeclarator v
+                && v.getInitializer().orElse(null) instanceof com.github.javaparser.ast.expr.ObjectCreationExpr created
+                && created.getArguments().isEmpty() && created.getAnonymousClassBody().isEmpty() ? declaration : null;
+    }
+
+    /**
+     * {@code row = find(id); BeanUtils.copyProperties(form, row); row.setNext(calc(row.getSpec()))}: a
+     * library call that always runs before the setter, given the loaded row and a value no read
+     * produced, replaces the row's properties with the client's; a getter of the row after it returns
+     * what the caller sent, not what was stored. Only when every stored value in the setter's argument
+     * comes from such getters of the row itself.
+     */
+    private static boolean overwrittenBefore(MethodCallExpr setter, NameExpr entityVar, MethodFlow flow, DbOp read,
+            Set<com.github.javaparser.ast.Node> projectCalls) {
+        var declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(entityVar.getNameAsString(), entityVar);
+        if (declaration == null) {
+            return false;
+        }
+        com.github.javaparser.ast.Node method = setter;
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method == null) {
+            return false;
+        }
+        int copiedAt = -1;
+        int setAt = setter.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
+        for (MethodCallExpr call : method.findAll(MethodCallExpr.class)) {
+            if (projectCalls.contains(call) || call.getArguments().size() != 2
+                    || !(call.getParentNode().orElse(null) instanceof com.github.javaparser.ast.stmt.ExpressionStmt statement)
+                    || !(statement.getParentNode().orElse(null) instanceof com.github.javaparser.ast.stmt.BlockStmt block)
+                    || !block.isAncestorOf(setter) || call.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) >= setAt) {
+                continue;
+            }
+            for (int i = 0; i < 2; i++) {
+                if (call.getArgument(i) instanceof NameExpr target
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(target.getNameAsString(), target) == declaration
+                        && flow.reaching(call.getArgument(1 - i)).isEmpty() && freshLocal(call.getArgument(1 - i)) == null) {
+                    copiedAt = Math.max(copiedAt, call.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0));
+                }
+            }
+        }
+        return copiedAt >= 0 && onlyFromOverwritten(setter.getArgument(0), declaration, copiedAt, flow, read, 3);
+    }
+
+    /**
+     * Every stored value of {@code read} in {@code value} comes from getters of the overwritten row
+     * called after the copy, directly or through locals computed from them.
+     */
+    private static boolean onlyFromOverwritten(Expression value, com.github.javaparser.ast.Node row, int copiedAt,
+            MethodFlow flow, DbOp read, int depth) {
+        for (NameExpr name : value.findAll(NameExpr.class)) {
+            if (!flow.valuesReaching(name).contains(read)) {
+                continue;
+            }
+            com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
+                    .declarationOf(name.getNameAsString(), name);
+            if (declaration == row) {
+                if (name.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) <= copiedAt) {
+                    return false;
+                }
+                continue;
+            }
+            if (depth == 0 || !(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator local)
+                    || local.getInitializer().isEmpty() || !assignedOnce(local)
+                    || !onlyFromOverwritten(local.getInitializer().get(), row, copiedAt, flow, read, depth - 1)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A local given its value only where it is declared. */
+    private static boolean assignedOnce(com.github.javaparser.ast.body.VariableDeclarator local) {
+        com.github.javaparser.ast.Node method = local;
+        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        return method != null && method.findAll(com.github.javaparser.ast.expr.AssignExpr.class).stream()
+                .noneMatch(a -> a.getTarget() instanceof NameExpr t && dev.racelint.analyzer.resolve.LocalVariables
+                        .declarationOf(t.getNameAsString(), t) == local);
+    }
+
     /** The fix for a JPA entity changed and saved (or flushed by dirty checking). */
     private static String entityFix(String entity, boolean dirtyChecked) {
         return "Add a @Version attribute to " + entity + ": the stale " + (dirtyChecked ? "flush" : "save")
@@ -293,6 +532,30 @@ public final class LostUpdateRule implements Rule {
                 + "computed value), so the database applies it to the current row; else compare a version column "
                 + "in its WHERE and test the affected-row count; else read with SELECT ... FOR UPDATE in the same "
                 + "transaction.";
+    }
+
+    /** A row a caller read and passed in, changed here from its stored value and saved whole. */
+    private static Finding passedInFinding(RuleDescriptor rule, MethodContext context, CallerReads.Arrival from, DbOp save,
+            String fix) {
+        DbOp read = from.read();
+        CodeLocation readAt = read.location().withLabel("reads: " + read.describe());
+        CodeLocation passAt = from.edge().location().withLabel("passes the row read to "
+                + context.method().displayName() + " as `" + from.parameter().getNameAsString() + "`");
+        CodeLocation writeAt = save.location().withLabel("writes: " + save.describe());
+        String table = read.entity().type().simpleName() + " (" + read.table() + ")";
+        Message message = Message.builder()
+                .text("The row read by ").link(PersistenceRules.name(read), 0)
+                .text(" in " + from.edge().caller().displayName() + " is ").link("passed in", 1)
+                .text(" as `" + from.parameter().getNameAsString() + "`, changed here from its stored values and saved "
+                        + "whole to the same " + table + " row by ")
+                .link(PersistenceRules.name(save), 2)
+                .text(" with no version check or row lock: a change another writer commits between that read and this "
+                        + "save is silently overwritten.")
+                .build();
+        return new Finding(rule.id(), rule.level(), message, writeAt, List.of(readAt, passAt, writeAt),
+                List.of(readAt, passAt, writeAt), fix,
+                Fingerprints.of(rule.id(), context.method().signature(), save.call().toString(), read.describe()),
+                context.method().signature());
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, DbOp read, CodeLocation writeAt,

@@ -46,16 +46,40 @@ public final class MethodFlow {
     /** Like {@link #locals}, but a value does not flow through the selector arguments of a query; built on first use. */
     private Map<Node, Set<DbOp>> valueLocals;
 
+    /**
+     * Values that arrive in a local from outside the body (a parameter given a row its caller read),
+     * keyed by the local's declaration; empty for a method's own flow.
+     */
+    private final Map<Node, Set<DbOp>> seeds;
+
     /** @param passes how often the locals are gone over ({@code flow-passes}) */
     MethodFlow(Node body, List<DbOp> ops, int passes) {
+        this(body, ops, passes, Map.of());
+    }
+
+    private MethodFlow(Node body, List<DbOp> ops, int passes, Map<Node, Set<DbOp>> seeds) {
         this.ops = ops;
         this.body = body;
         this.passes = passes;
+        this.seeds = seeds;
         for (DbOp op : ops) {
             opByValue.put(op.end(), op);
             opByValue.put(op.call(), op);
         }
+        seeds.forEach((declaration, from) -> addLocal(locals, declaration, from));
         propagate(locals, this::reaching);
+    }
+
+    /**
+     * This flow with operations of other methods flowing into some locals of this body (keyed by the
+     * local's or parameter's declaration): a row a caller read and passed in reaches what is computed
+     * from the parameter here. The operations are not this method's, so {@link #ops()} stays the same.
+     */
+    public MethodFlow withArriving(Map<Node, Set<DbOp>> arriving) {
+        Map<Node, Set<DbOp>> all = new IdentityHashMap<>();
+        seeds.forEach((k, v) -> all.computeIfAbsent(k, x -> new LinkedHashSet<>()).addAll(v));
+        arriving.forEach((k, v) -> all.computeIfAbsent(k, x -> new LinkedHashSet<>()).addAll(v));
+        return new MethodFlow(body, ops, passes, all);
     }
 
     /**
@@ -126,6 +150,7 @@ public final class MethodFlow {
     public synchronized Set<DbOp> valuesReaching(Node expr) {
         if (valueLocals == null) {
             valueLocals = new IdentityHashMap<>();
+            seeds.forEach((declaration, from) -> addLocal(valueLocals, declaration, from));
             propagate(valueLocals, this::valuesReaching0);
         }
         return valuesReaching0(expr);

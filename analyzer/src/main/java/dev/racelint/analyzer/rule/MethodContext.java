@@ -62,6 +62,16 @@ public final class MethodContext {
         return locks.scopesIn(method);
     }
 
+    /** Lock scopes in another method (a caller that reads a row and passes it here). */
+    public List<LockScope> lockScopesOf(MethodInfo other) {
+        return locks.scopesIn(other);
+    }
+
+    /** The {@code @Around} advice lock of another method, like {@link #adviceLock()}. */
+    public Optional<LockScope> adviceLockOf(MethodInfo other) {
+        return locks.adviceLock(other);
+    }
+
     /** A lock an {@code @Around} advice takes before this method runs and releases after (bound to its annotation). */
     public Optional<LockScope> adviceLock() {
         return locks.adviceLock(method);
