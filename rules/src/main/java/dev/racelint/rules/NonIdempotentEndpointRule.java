@@ -77,6 +77,7 @@ public final class NonIdempotentEndpointRule implements Rule {
             // A GET/HEAD/OPTIONS call reads (also when a wrapper's callers pass the verb); a replay
             // that stops at a checked claim, or at a key the database keeps unique, never gets here twice.
             if (!HandlerRules.irreversible(effect) || effect.effect().readOnly() || repeatsHarmlessly(effect)
+                    || dev.racelint.analyzer.handlers.UrlConnectionVerb.sendsSafeVerb(effect)
                     || ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)) {
                 continue;
             }
@@ -223,6 +224,7 @@ public final class NonIdempotentEndpointRule implements Rule {
             for (Reached<EffectSite> reached : context.reachability().effects(server, false)) {
                 EffectSite next = reached.item();
                 if (HandlerRules.irreversible(next) && !next.effect().readOnly() && !repeatsHarmlessly(next)
+                        && !dev.racelint.analyzer.handlers.UrlConnectionVerb.sendsSafeVerb(next)
                         && !ForwardedHttpMethod.safeFromCallers(context.reachability(), server, next)
                         && repeatedRequest(context, server, reached, changesRows, seen) != null) {
                     return false;
