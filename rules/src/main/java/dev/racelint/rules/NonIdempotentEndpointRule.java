@@ -276,7 +276,21 @@ public final class NonIdempotentEndpointRule implements Rule {
 
     /** A conditional update whose row count is tested decides whether {@code node} runs: the replay loses the claim. */
     private static boolean claimed(MethodContext context, Reached<?> reached, Node node) {
-        return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty());
+        return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty())
+                || tokenConsumedOnPath(reached, node);
+    }
+
+    /** A one-time token deleted atomically, with the result tested, before the call on the path down to {@code node}. */
+    private static boolean tokenConsumedOnPath(Reached<?> reached, Node node) {
+        if (dev.racelint.analyzer.handlers.OneTimeTokens.consumedBefore(reached.in(), node)) {
+            return true;
+        }
+        for (CallEdge edge : reached.path()) {
+            if (dev.racelint.analyzer.handlers.OneTimeTokens.consumedBefore(edge.caller(), edge.site())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Does {@code test} hold at {@code node} in the method reached, or at any call on the path down to it? */
