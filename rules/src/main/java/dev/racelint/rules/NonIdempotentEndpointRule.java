@@ -14,6 +14,7 @@ import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.ForwardedHttpMethod;
 import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.handlers.RemoteRequests;
 import dev.racelint.analyzer.handlers.Webhooks;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.SourceLocations;
@@ -70,16 +71,22 @@ public final class NonIdempotentEndpointRule implements Rule {
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 handler.describe());
         List<Reached<DbOp>> reached = context.reachability().databaseOperations(context.method(), false);
+        boolean changesRows = reached.stream().anyMatch(op -> relativeUnclaimed(context, op));
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
             EffectSite effect = site.item();
             // A GET/HEAD/OPTIONS call reads (also when a wrapper's callers pass the verb); a replay
             // that stops at a checked claim, or at a key the database keeps unique, never gets here twice.
-            if (HandlerRules.irreversible(effect) && !effect.effect().readOnly() && !brokerPublish(effect)
-                    && !ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)
-                    && !claimed(context, site, effect.call()) && keyedInsertBefore(context, reached, site) == null
-                    && !servedByReadsInTree(context, effect)) {
-                report(rule, context, handler, at, effect.location(), site,
-                        "calls " + effect.effect().api() + " (" + effect.effect().label() + ")",
+            if (!HandlerRules.irreversible(effect) || effect.effect().readOnly() || repeatsHarmlessly(effect)
+                    || dev.racelint.analyzer.handlers.UrlConnectionVerb.sendsSafeVerb(effect)
+                    || ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)) {
+                continue;
+            }
+            Repeat repeat = repeatedRequest(context, context.method(), site, changesRows, new java.util.HashSet<>());
+            if (repeat != null && !claimed(context, repeat.reached(), effect.call())
+                    && keyedInsertBefore(context, reached, repeat.reached()) == null) {
+                report(rule, context, handler, at, effect.location(), repeat.reached(),
+                        "calls " + effect.effect().api() + " (" + effect.effect().label()
+                                + (repeat.request() == null ? "" : ", " + repeat.request()) + ")",
                         ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
                         "makes the call again", effect.effect().apiKey(), reporter);
                 return;
@@ -88,27 +95,12 @@ public final class NonIdempotentEndpointRule implements Rule {
         List<DbOp> all = reached.stream().map(Reached::item).toList();
         // A lone new row (an admin "add" with a generated id) repeats as a visible, deletable
         // duplicate; what a retry compounds is a change to rows that already exist.
-        Reached<DbOp> relative = null;
-        for (Reached<DbOp> op : reached) {
-            if (op.item().kind() == DbOp.Kind.UPDATE && op.item().selfRelative()
-                    && !claimed(context, op, op.item().call())) {
-                relative = op;
-                break;
-            }
-        }
+        Reached<DbOp> relative = reached.stream().filter(op -> relativeUnclaimed(context, op)).findFirst().orElse(null);
         if (relative == null) {
             return;
         }
         for (Reached<DbOp> op : reached) {
-            var flow = context.persistence().flow(op.in()).orElse(null);
-            DbOp item = op.item();
-            if (replacesSet(item, all)) {
-                continue;
-            }
-            boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert())
-                    || (item.kind() == DbOp.Kind.SAVE && flow != null
-                        && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));
-            if (creates && !keyChecked(context, op) && !claimed(context, op, item.call())) {
+            if (unguardedCreation(context, op, all)) {
                 reportCompound(rule, context, handler, at, op, relative, reporter);
                 return;
             }
@@ -161,44 +153,80 @@ public final class NonIdempotentEndpointRule implements Rule {
         return x.getBegin().get().isBefore(y.getBegin().get());
     }
 
+    /** The request a retry repeats, with the path the finding shows, and "POST apps/{id}" when the verb and path are known. */
+    private record Repeat(Reached<EffectSite> reached, String request) {}
+
     /**
-     * A message handed to a broker. Brokers deliver at least once, so its consumers must already
-     * tell a duplicate from a new message (non-idempotent-consumer's question); the retried request
-     * adds one more duplicate of a kind they handle.
+     * The way {@code site} is reached from {@code start} whose request a retry repeats with harm, or null
+     * when there is none. An HTTP call through a team's wrapper sends one request per way its callers
+     * fix the verb and URL ({@link RemoteRequests}): a GET, HEAD or OPTIONS among them reads; one whose
+     * server side is in the scanned tree is decided by what that side does ({@link #harmlessInTree}),
+     * whether the tree's controller implements the client interface (Feign) or serves the URL's
+     * constant path for that verb.
      */
-    /**
-     * An HTTP client call whose server side is in the scanned tree (the service's controller implements
-     * the client interface, as Feign APIs often are shared) is decided by what that side does, not by
-     * its verb: a POST that there only reads or sets absolute values (a query declared as POST, a cart
-     * quantity set to a number) leaves the same state when repeated. It is a command when that side
-     * inserts, changes a stored value relatively, or makes a remote command of its own (followed the
-     * same way when its server side is in the tree too).
-     */
-    private static boolean servedByReadsInTree(MethodContext context, EffectSite effect) {
-        return servedByReadsInTree(context, effect, new java.util.HashSet<>());
+    private static Repeat repeatedRequest(MethodContext context, MethodInfo start, Reached<EffectSite> site,
+            boolean changesRows, Set<MethodInfo> seen) {
+        EffectSite effect = site.item();
+        if (!"http".equals(effect.effect().detail())) {
+            return new Repeat(site, null);
+        }
+        List<MethodInfo> implementations = context.reachability().targetsOf(effect.method(), effect.call());
+        if (!implementations.isEmpty()) {
+            return harmlessInTree(context, implementations, changesRows, seen) ? null : new Repeat(site, null);
+        }
+        List<RemoteRequests.Request> requests = RemoteRequests.of(context.reachability(), start, effect);
+        if (requests.isEmpty()) {
+            return new Repeat(site, null);
+        }
+        Map<Integer, List<CallEdge>> paths = new java.util.HashMap<>();
+        for (Reached<MethodInfo> m : context.reachability().methods(start, false)) {
+            paths.putIfAbsent(m.item().id(), m.path());
+        }
+        for (RemoteRequests.Request request : requests) {
+            if (request.verb() != null && dev.racelint.analyzer.effects.ApiCatalogue.safeHttpMethod(request.verb())) {
+                continue;
+            }
+            if (request.verb() != null && request.path() != null) {
+                List<MethodInfo> servers = context.routes().serving(request.verb(), request.path());
+                if (!servers.isEmpty() && harmlessInTree(context, servers, changesRows, seen)) {
+                    continue;
+                }
+            }
+            List<CallEdge> path = new java.util.ArrayList<>(paths.getOrDefault(request.origin().id(), List.of()));
+            path.addAll(request.chain());
+            return new Repeat(new Reached<>(effect, effect.method(), List.copyOf(path)),
+                    request.verb() == null || request.path() == null ? null : request.verb() + " " + request.path());
+        }
+        return null;
     }
 
-    private static boolean servedByReadsInTree(MethodContext context, EffectSite effect, Set<MethodInfo> seen) {
-        if (!"http".equals(effect.effect().detail())) {
-            return false;
-        }
-        List<MethodInfo> servers = context.reachability().targetsOf(effect.method(), effect.call());
-        if (servers.isEmpty()) {
-            return false;
-        }
+    /**
+     * Whether repeating the request that the tree's {@code servers} serve does no harm a retry compounds,
+     * by this rule's own measure: none of them changes stored values relatively or makes a remote command
+     * of its own (followed the same way), and a new record there counts only when the calling handler
+     * also changes rows relatively (the order created by one service, the stock taken by the other). A
+     * query declared as POST, a quantity set to a number, a creation the server checks first: the same
+     * state after the repeat, or the visible duplicate a lone new row is here.
+     */
+    private static boolean harmlessInTree(MethodContext context, List<MethodInfo> servers, boolean changesRows,
+            Set<MethodInfo> seen) {
         for (MethodInfo server : servers) {
             if (!seen.add(server)) {
                 continue;
             }
-            if (context.reachability().databaseOperations(server, false).stream().map(Reached::item)
-                    .anyMatch(op -> op.kind() == DbOp.Kind.SAVE || op.kind() == DbOp.Kind.INSERT && !op.upsert()
-                            || op.kind() == DbOp.Kind.UPDATE && op.selfRelative())) {
-                return false;
+            List<Reached<DbOp>> ops = context.reachability().databaseOperations(server, false);
+            List<DbOp> all = ops.stream().map(Reached::item).toList();
+            for (Reached<DbOp> op : ops) {
+                if (relativeUnclaimed(context, op) || changesRows && unguardedCreation(context, op, all)) {
+                    return false;
+                }
             }
             for (Reached<EffectSite> reached : context.reachability().effects(server, false)) {
                 EffectSite next = reached.item();
-                if (HandlerRules.irreversible(next) && !next.effect().readOnly() && !brokerPublish(next)
-                        && !servedByReadsInTree(context, next, seen)) {
+                if (HandlerRules.irreversible(next) && !next.effect().readOnly() && !repeatsHarmlessly(next)
+                        && !dev.racelint.analyzer.handlers.UrlConnectionVerb.sendsSafeVerb(next)
+                        && !ForwardedHttpMethod.safeFromCallers(context.reachability(), server, next)
+                        && repeatedRequest(context, server, reached, changesRows, seen) != null) {
                     return false;
                 }
             }
@@ -206,8 +234,28 @@ public final class NonIdempotentEndpointRule implements Rule {
         return true;
     }
 
-    private static boolean brokerPublish(EffectSite effect) {
-        return "publish".equals(effect.effect().detail());
+    private static boolean relativeUnclaimed(MethodContext context, Reached<DbOp> op) {
+        return op.item().kind() == DbOp.Kind.UPDATE && op.item().selfRelative() && !claimed(context, op, op.item().call());
+    }
+
+    /** A new record that no read of its table, upsert, replace-set or checked claim decides. */
+    private static boolean unguardedCreation(MethodContext context, Reached<DbOp> op, List<DbOp> all) {
+        DbOp item = op.item();
+        var flow = context.persistence().flow(op.in()).orElse(null);
+        boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert())
+                || (item.kind() == DbOp.Kind.SAVE && flow != null
+                    && dev.racelint.analyzer.persistence.PersistenceModel.savesNewObject(item, flow));
+        return creates && !replacesSet(item, all) && !keyChecked(context, op) && !claimed(context, op, item.call());
+    }
+
+    /**
+     * A message handed to a broker, or an object put into or deleted from object storage. Brokers
+     * deliver at least once, so their consumers must already tell a duplicate from a new message
+     * (non-idempotent-consumer's question). A repeated put writes the same key again or a fresh,
+     * unreferenced object - the storage form of a lone new row - and a repeated delete deletes nothing more.
+     */
+    private static boolean repeatsHarmlessly(EffectSite effect) {
+        return "publish".equals(effect.effect().detail()) || "storage".equals(effect.effect().detail());
     }
 
     /** The path deletes from the table before inserting into it: the submitted set replaces the stored one. */
@@ -228,7 +276,21 @@ public final class NonIdempotentEndpointRule implements Rule {
 
     /** A conditional update whose row count is tested decides whether {@code node} runs: the replay loses the claim. */
     private static boolean claimed(MethodContext context, Reached<?> reached, Node node) {
-        return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty());
+        return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty())
+                || tokenConsumedOnPath(reached, node);
+    }
+
+    /** A one-time token deleted atomically, with the result tested, before the call on the path down to {@code node}. */
+    private static boolean tokenConsumedOnPath(Reached<?> reached, Node node) {
+        if (dev.racelint.analyzer.handlers.OneTimeTokens.consumedBefore(reached.in(), node)) {
+            return true;
+        }
+        for (CallEdge edge : reached.path()) {
+            if (dev.racelint.analyzer.handlers.OneTimeTokens.consumedBefore(edge.caller(), edge.site())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Does {@code test} hold at {@code node} in the method reached, or at any call on the path down to it? */

@@ -84,7 +84,7 @@ public final class CoverageModel {
 
     /** The effect kinds counted, in their fixed order, with the labels the text report uses. */
     public static final Map<String, String> EFFECT_KINDS = orderedMap("http", "HTTP", "publish", "broker publish",
-            "mail", "mail", "rpc", "RPC", "sdk", "cloud SDK", "sleep", "sleep", "ack", "acknowledgement",
+            "mail", "mail", "rpc", "RPC", "sdk", "cloud SDK", "storage", "object storage", "sleep", "sleep", "ack", "acknowledgement",
             "event", "application event", "lock", "lock", "idempotency-claim", "idempotency claim", "other", "other");
 
     /** Names shown as evidence of data access; never a reason on their own ("no verdict from a name"). */

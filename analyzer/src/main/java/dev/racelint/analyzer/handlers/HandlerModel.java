@@ -72,6 +72,7 @@ public final class HandlerModel {
     private final ProgramIndex index;
     private final Annotations annotations;
     private final MethodMemo<Optional<Handler>> memo;
+    private InTreeRoutes routes;
 
     public HandlerModel(ProgramIndex index) {
         this.index = index;
@@ -81,6 +82,14 @@ public final class HandlerModel {
 
     public Optional<Handler> handler(MethodInfo method) {
         return memo.get(method, this::compute);
+    }
+
+    /** The tree's HTTP handlers by verb and path, built on first use. */
+    public synchronized InTreeRoutes routes() {
+        if (routes == null) {
+            routes = new InTreeRoutes(index, this);
+        }
+        return routes;
     }
 
     private Optional<Handler> compute(MethodInfo method) {
@@ -96,13 +105,13 @@ public final class HandlerModel {
                             .orElse(null);
                 }
                 if (verb != null) {
-                    String path = classPath(method, REQUEST_MAPPING) + mappingPath(a);
+                    String path = joinPath(classPath(method, REQUEST_MAPPING), mappingPath(a));
                     return Optional.of(http(method, decl, verb, path, "Spring MVC"));
                 }
                 String jaxrs = JAXRS.get(name);
                 if (jaxrs != null) {
-                    String path = classPath(method, JAXRS_PATH)
-                            + annotations.find(decl, JAXRS_PATH).map(HandlerModel::mappingPath).orElse("");
+                    String path = joinPath(classPath(method, JAXRS_PATH),
+                            annotations.find(decl, JAXRS_PATH).map(HandlerModel::mappingPath).orElse(""));
                     return Optional.of(http(method, decl, jaxrs, path, "JAX-RS"));
                 }
                 String framework = LISTENERS.get(name);
@@ -216,6 +225,14 @@ public final class HandlerModel {
 
     private String classPath(MethodInfo method, Set<String> annotation) {
         return annotations.find(method.declaringType().declaration(), annotation).map(HandlerModel::mappingPath).orElse("");
+    }
+
+    /** A class prefix and a method path as the frameworks join them: one slash between, never none. */
+    private static String joinPath(String prefix, String path) {
+        if (prefix.isEmpty() || path.isEmpty() || prefix.endsWith("/") || path.startsWith("/")) {
+            return prefix + path;
+        }
+        return prefix + "/" + path;
     }
 
     private static String mappingPath(AnnotationExpr a) {

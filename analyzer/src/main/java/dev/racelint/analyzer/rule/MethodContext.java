@@ -95,6 +95,11 @@ public final class MethodContext {
         return handlers.handler(method);
     }
 
+    /** The HTTP handlers of the scanned tree, to match a client call's URL to the controller serving it. */
+    public dev.racelint.analyzer.handlers.InTreeRoutes routes() {
+        return handlers.routes();
+    }
+
     /** For a {@code @Cacheable} method: whether it loads with {@code sync = true}; empty when not cacheable. */
     public Optional<Boolean> cacheableSync() {
         return handlers.cacheableSync(method);
