@@ -220,6 +220,39 @@ final class MyBatisPlus {
         return EntityModel.snake(property).toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * The property an accessor of the entity reads or writes: the field its declared body returns or
+     * assigns ({@code return state;}, {@code this.state = s;}), else - a Lombok accessor, not in the
+     * source - the name the framework derives from the accessor's ({@code getState} -> {@code state}).
+     */
+    private String property(Entity entity, String accessor, int arity) {
+        for (var m : index.findMethods(entity.type(), accessor, arity)) {
+            Node body = m.body();
+            if (body == null) {
+                continue;
+            }
+            List<Node> uses = new ArrayList<>();
+            body.walk(n -> {
+                if (n instanceof com.github.javaparser.ast.stmt.ReturnStmt r && r.getExpression().isPresent()) {
+                    uses.add(r.getExpression().get());
+                } else if (n instanceof com.github.javaparser.ast.expr.AssignExpr a) {
+                    uses.add(a.getTarget());
+                }
+            });
+            if (uses.size() == 1) {
+                Expression used = strip((Expression) uses.get(0));
+                String field = used instanceof NameExpr n ? n.getNameAsString()
+                        : used instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+                if (field != null && entity.type().fieldDeclarator(field) != null) {
+                    return field;
+                }
+            }
+        }
+        String property = accessor.startsWith("get") || accessor.startsWith("set") ? accessor.substring(3)
+                : accessor.startsWith("is") ? accessor.substring(2) : accessor;
+        return property.isEmpty() ? accessor : Character.toLowerCase(property.charAt(0)) + property.substring(1);
+    }
+
     /** Columns the framework writes for a whole entity: every mapped field but the key. */
     private List<String> entityColumns(Entity entity) {
         List<String> out = new ArrayList<>();
@@ -532,11 +565,7 @@ final class MyBatisPlus {
     private Optional<String> columnOf(Expression e, Entity entity) {
         e = strip(e);
         if (e instanceof MethodReferenceExpr ref) {
-            String getter = ref.getIdentifier();
-            String property = getter.startsWith("get") && getter.length() > 3 ? getter.substring(3)
-                    : getter.startsWith("is") && getter.length() > 2 ? getter.substring(2) : getter;
-            property = Character.toLowerCase(property.charAt(0)) + property.substring(1);
-            return Optional.of(column(entity, property));
+            return Optional.of(column(entity, property(entity, ref.getIdentifier(), 0)));
         }
         Optional<String> text = strings.valueOf(e, index);
         return text.filter(t -> t.matches("[A-Za-z_][A-Za-z0-9_.`]*")).map(t -> unquote(t).toLowerCase(Locale.ROOT));
@@ -650,8 +679,7 @@ final class MyBatisPlus {
             if (name.length() <= 3 || s.getArguments().size() != 1) {
                 continue;
             }
-            String property = Character.toLowerCase(name.charAt(3)) + name.substring(4);
-            String col = column(entity, property);
+            String col = column(entity, property(entity, name, 1));
             String item = col + " = " + value(s.getArgument(0));
             if (!col.equals(entity.key()) && out.stream().noneMatch(i -> i.startsWith(col + " = "))) {
                 out.add(item);
