@@ -25,31 +25,31 @@ class CoverageScanTest {
     private static final String WARNING = "data-access-unrecognised";
 
     /**
-     * A payment service on MyBatis-Plus, which racelint does not model: every read and write goes
-     * through BaseMapper's inherited selectById/updateById.
+     * A payment service on a generic mapper racelint does not model (tk.mybatis's): every read and
+     * write goes through the mapper's inherited selectOne/updateByConditionSelective.
      */
-    private void mybatisPlusService() {
+    private void unmodelledMapperService() {
         Sources.write(dir, "src/main/java/demo/Payment.java", """
                 package demo;
 
-                import com.baomidou.mybatisplus.annotation.TableName;
+                import tk.mybatis.mapper.annotation.NameStyle;
 
-                @TableName("payment")
+                @NameStyle
                 public class Payment {
                     private Long id;
                     private String state;
 
+                    public void setId(Long id) { this.id = id; }
                     public void setState(String state) { this.state = state; }
                 }
                 """);
         Sources.write(dir, "src/main/java/demo/PaymentMapper.java", """
                 package demo;
 
-                import com.baomidou.mybatisplus.core.mapper.BaseMapper;
                 import org.apache.ibatis.annotations.Mapper;
 
                 @Mapper
-                public interface PaymentMapper extends BaseMapper<Payment> {}
+                public interface PaymentMapper extends tk.mybatis.mapper.common.Mapper<Payment> {}
                 """);
         Sources.write(dir, "src/main/java/demo/PaymentService.java", """
                 package demo;
@@ -68,9 +68,11 @@ class CoverageScanTest {
                     @PostMapping("/payments/{id}/capture")
                     @Transactional
                     public void capture(@PathVariable long id) {
-                        Payment payment = payments.selectById(id);
+                        Payment probe = new Payment();
+                        probe.setId(id);
+                        Payment payment = payments.selectOne(probe);
                         payment.setState("CAPTURED");
-                        payments.updateById(payment);
+                        payments.updateByConditionSelective(payment, probe);
                     }
                 }
                 """);
@@ -85,23 +87,23 @@ class CoverageScanTest {
 
     @Test
     void anUnmodelledDataApiIsWarnedAboutWithItsEvidenceAndShowsAsABlindSpot() {
-        mybatisPlusService();
+        unmodelledMapperService();
 
         Cli.Run run = run("scan", dir.toString(), "--no-cache", "--fail-on", "none");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.out()).contains("racelint: warning [" + WARNING + "] 1 MyBatis mapper XML file, 2 files importing"
-                + " data-access packages (com.baomidou.mybatisplus 2, org.apache.ibatis 1) and 1 type declared as data access"
+                + " data-access packages (org.apache.ibatis 1, tk.mybatis 1) and 1 type declared as data access"
                 + " (a repository or mapper supertype, @Mapper or @Repository) (1 type named *Mapper, *Repository or *Dao),"
                 + " but no database operation was recognised: findings about database races cannot appear; see --coverage\n");
         assertThat(run.out()).contains("Understood: 1 HTTP entry point (POST 1), 0 message consumers, 0 scheduled jobs;"
                 + " 1 transaction; 0 database operations; SQL 0 parsed, 0 by fallback; 0 effects; blind spots: 1 type"
-                + " (top: com.baomidou.mybatisplus.core.mapper.BaseMapper 2); 3 files, ");
+                + " (top: tk.mybatis.mapper.common.Mapper 2); 3 files, ");
     }
 
     @Test
     void theWarningIsInJsonAndSarifToo() throws Exception {
-        mybatisPlusService();
+        unmodelledMapperService();
 
         JsonNode json = JSON.readTree(run("scan", dir.toString(), "--no-cache", "--format", "json", "--fail-on", "none").out());
         assertThat(json.path("diagnostics").findValuesAsText("code")).contains(WARNING);
@@ -191,11 +193,11 @@ class CoverageScanTest {
 
     @Test
     void racelintYmlAddsInertTypes() {
-        mybatisPlusService();
+        unmodelledMapperService();
         Sources.write(dir, "racelint.yml", """
                 coverage:
                   inert:
-                    - com.baomidou.mybatisplus.core.**
+                    - tk.mybatis.mapper.**
                 """);
 
         Cli.Run run = run("scan", dir.toString(), "--no-cache", "--fail-on", "none");
@@ -210,7 +212,7 @@ class CoverageScanTest {
 
     @Test
     void aCacheHitShowsTheCoverageOfTheColdScan() throws Exception {
-        mybatisPlusService();
+        unmodelledMapperService();
         Path cache = dir.resolve("cache");
 
         Cli.Run cold = run("scan", dir.toString(), "--cache-dir", cache.toString(), "--fail-on", "none", "--coverage");
@@ -225,6 +227,6 @@ class CoverageScanTest {
                 "--fail-on", "none").out()).path("coverage");
         assertThat(hitJson).isEqualTo(coldJson);
         assertThat(hitJson.path("blindSpots").path("top").get(0).path("type").asText())
-                .isEqualTo("com.baomidou.mybatisplus.core.mapper.BaseMapper");
+                .isEqualTo("tk.mybatis.mapper.common.Mapper");
     }
 }

@@ -90,12 +90,35 @@ public final class DualWriteRule implements Rule {
                     continue;
                 }
                 CodeLocation write = writeElsewhere(context, ops, edge);
-                if (write != null && !writesOutbox(context, edge)) {
+                if (write != null && !writesOutbox(context, edge) && !writesNearer(context, site)) {
                     reported.add(site.item().effect().apiKey());
                     report(rule, context, write, edge.location(), site.item(), site, reporter);
                 }
             }
         }
+    }
+
+    /**
+     * Does a method on the way down to the publish write beside it itself (a notifier that inserts its
+     * record and then sends)? That method reports the write and the publish, and the fix (an outbox
+     * there) is the same for every caller: one defect, reported once, where the two meet.
+     */
+    private static boolean writesNearer(MethodContext context, Reached<EffectSite> site) {
+        for (CallEdge step : site.path()) {
+            if (writesBeside(context, step.caller(), step.site())) {
+                return true;
+            }
+        }
+        return writesBeside(context, site.in(), site.item().call());
+    }
+
+    private static boolean writesBeside(MethodContext context, MethodInfo method, Node toward) {
+        for (DbOp op : context.persistence().ops(method)) {
+            if (op.isWrite() && op.call() != toward && !ExclusiveBranches.exclusive(op.call(), toward)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isPublish(EffectSite site) {

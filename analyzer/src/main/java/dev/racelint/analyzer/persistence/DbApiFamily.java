@@ -15,6 +15,7 @@ public enum DbApiFamily {
     JDBC_TEMPLATE("jdbc-template", "JdbcTemplate"),
     JDBC_CLIENT("jdbc-client", "JdbcClient"),
     MYBATIS("mybatis", "MyBatis"),
+    MYBATIS_PLUS("mybatis-plus", "MyBatis-Plus"),
     JOOQ("jooq", "jOOQ"),
     JDBI("jdbi", "JDBI"),
     OTHER("other", "other");

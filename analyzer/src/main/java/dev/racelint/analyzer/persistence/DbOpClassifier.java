@@ -83,6 +83,8 @@ public final class DbOpClassifier {
             new java.util.concurrent.ConcurrentHashMap<>();
     /** Per declared method: the SQL its annotation or mapper XML gives it, if it declares any. */
     private final dev.racelint.analyzer.index.MethodMemo<DeclaredSql> declaredSql;
+    /** MyBatis-Plus's inherited CRUD methods (BaseMapper, IService, ServiceImpl). */
+    private final MyBatisPlus myBatisPlus;
 
     public DbOpClassifier(ProgramIndex index, CallResolver resolver, EntityModel entities, SqlFacts.Source sql,
             MyBatisXml xml) {
@@ -95,6 +97,7 @@ public final class DbOpClassifier {
         this.xml = xml;
         this.memo = new NodeMemo<>(NodeMemo.EXPECTED_PER_METHOD * index.methods().size());
         this.declaredSql = new dev.racelint.analyzer.index.MethodMemo<>(index);
+        this.myBatisPlus = new MyBatisPlus(index, annotations, this);
     }
 
     public EntityModel entities() {
@@ -124,7 +127,8 @@ public final class DbOpClassifier {
 
     private DbOp compute(MethodCallExpr call) {
         if (call.getScope().isEmpty()) {
-            return null;
+            // an inherited MyBatis-Plus method called in a ServiceImpl subclass: update(w), save(e)
+            return myBatisPlus.classify(call, index.enclosingType(call));
         }
         Expression scope = call.getScope().get();
         DbOp record = JooqRecords.storeOfNewRecord(this, call,
@@ -140,6 +144,10 @@ public final class DbOpClassifier {
             DbOp repo = springData(call, t, name);
             if (repo != null) {
                 return repo;
+            }
+            DbOp plus = myBatisPlus.classify(call, t);
+            if (plus != null) {
+                return plus;
             }
             // MyBatis Generator's *ByExample methods first: their generated XML builds the WHERE from an
             // Example object at run time, which the Java code building it says more about than the XML.
@@ -185,13 +193,17 @@ public final class DbOpClassifier {
     public DbApiFamily family(DbOp op) {
         Expression scope = op.call().getScope().orElse(null);
         if (scope == null) {
-            return DbApiFamily.OTHER;
+            TypeInfo self = index.enclosingType(op.call());
+            return self != null && myBatisPlus.entityOf(self).isPresent() ? DbApiFamily.MYBATIS_PLUS : DbApiFamily.OTHER;
         }
         TypeRef type = typer.typeOf(scope).type();
         if (type.isProject()) {
             TypeInfo t = type.project();
             if (repositoryEntity(t) != null) {
                 return DbApiFamily.SPRING_DATA;
+            }
+            if (myBatisPlus.entityOf(t).isPresent()) {
+                return DbApiFamily.MYBATIS_PLUS;
             }
             for (MethodInfo m : index.findMethods(t, op.call().getNameAsString(), op.call().getArguments().size())) {
                 if (m.declaration() instanceof MethodDeclaration decl
@@ -238,7 +250,7 @@ public final class DbOpClassifier {
                 return true;
             }
         }
-        return false;
+        return MyBatisPlus.isFrameworkType(names);
     }
 
     // ---- JdbcTemplate -------------------------------------------------------------------------

@@ -164,10 +164,15 @@ public final class PersistenceModel {
         DbOp op = inner.get(0);
         // The helper's result is the operation's result only when it returns it.
         boolean returnsIt = target.declaration() instanceof MethodDeclaration md && !md.getType().isVoidType();
+        // a statement that writes only constants (no value parameter is one of its call's arguments) takes
+        // no written value from the helper's arguments either: they can only pick its rows
+        boolean writesConstants = op.kind() == DbOp.Kind.UPDATE && !op.valueParameters().isEmpty()
+                && op.valueParameters().stream().allMatch(i -> i >= op.call().getArguments().size());
         return Optional.of(new DbOp(call, CallResolver.chainEnd(call).equals(call) ? call : call, op.kind(), op.table(),
                 op.entity(), returnsIt ? op.shape() : DbOp.ReadShape.NONE, op.keyColumns(), op.conditional(),
                 op.selfRelative(), op.locked(), op.upsert(), op.describe(), classifier.location(call),
-                target.displayName(), List.of(), List.of(), op.lockDetail()));
+                target.displayName(), writesConstants ? List.of(call.getArguments().size()) : List.of(), List.of(),
+                op.lockDetail()));
     }
 
     /** The method's data flow over its operations. */

@@ -365,18 +365,18 @@ class CoverageModelTest {
         write("src/main/java/p/OrderMapper.java", """
                 package p;
 
-                import com.baomidou.mybatisplus.core.mapper.BaseMapper;
+                import org.acme.dao.GenericMapper;
 
-                public interface OrderMapper extends BaseMapper<Order> {}
+                public interface OrderMapper extends GenericMapper<Order> {}
                 """);
         write("src/main/java/p/Order.java", "package p;\n\npublic class Order {}\n");
         write("src/main/java/p/OrderService.java", """
                 package p;
 
-                import com.baomidou.mybatisplus.extension.service.impl.ServiceImpl;
+                import org.acme.dao.GenericService;
                 import org.springframework.transaction.annotation.Transactional;
 
-                public class OrderService extends ServiceImpl<OrderMapper, Order> {
+                public class OrderService extends GenericService<OrderMapper, Order> {
                     private final OrderMapper orders;
 
                     public OrderService(OrderMapper orders) { this.orders = orders; }
@@ -392,8 +392,42 @@ class CoverageModelTest {
 
         Coverage.BlindSpots blind = scan().blindSpots();
 
-        assertThat(blind.top()).containsExactly(new Coverage.BlindSpot("com.baomidou.mybatisplus.core.mapper.BaseMapper", 2),
-                new Coverage.BlindSpot("com.baomidou.mybatisplus.extension.service.impl.ServiceImpl", 1));
+        assertThat(blind.top()).containsExactly(new Coverage.BlindSpot("org.acme.dao.GenericMapper", 2),
+                new Coverage.BlindSpot("org.acme.dao.GenericService", 1));
+    }
+
+    @Test
+    void myBatisPlusInheritedCrudIsReadNotABlindSpot() {
+        write("src/main/java/p/OrderMapper.java", """
+                package p;
+
+                import com.baomidou.mybatisplus.core.mapper.BaseMapper;
+
+                public interface OrderMapper extends BaseMapper<Order> {}
+                """);
+        write("src/main/java/p/Order.java", "package p;\n\npublic class Order {}\n");
+        write("src/main/java/p/OrderService.java", """
+                package p;
+
+                import com.baomidou.mybatisplus.extension.service.impl.ServiceImpl;
+
+                public class OrderService extends ServiceImpl<OrderMapper, Order> {
+                    private final OrderMapper orders;
+
+                    public OrderService(OrderMapper orders) { this.orders = orders; }
+
+                    public void pay(long id) {
+                        Order order = orders.selectById(id);
+                        orders.updateById(order);
+                        updateById(order);
+                    }
+                }
+                """);
+
+        Coverage coverage = scan();
+
+        assertThat(coverage.blindSpots().top()).isEmpty();
+        assertThat(coverage.databaseOperations()).containsEntry("mybatis-plus", 3);
     }
 
     @Test
