@@ -1,5 +1,20 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.IntegerLiteralExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.NullLiteralExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.ForStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.ThrowStmt;
+import com.github.javaparser.ast.stmt.WhileStmt;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
@@ -15,21 +30,10 @@ import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
 import dev.racelint.analyzer.tx.TransactionScope;
-import com.github.javaparser.ast.Node;
-import com.github.javaparser.ast.body.CallableDeclaration;
-import com.github.javaparser.ast.expr.BinaryExpr;
-import com.github.javaparser.ast.expr.ConditionalExpr;
-import com.github.javaparser.ast.expr.Expression;
-import com.github.javaparser.ast.expr.IntegerLiteralExpr;
-import com.github.javaparser.ast.expr.NameExpr;
-import com.github.javaparser.ast.expr.NullLiteralExpr;
-import com.github.javaparser.ast.stmt.BlockStmt;
-import com.github.javaparser.ast.stmt.ForStmt;
-import com.github.javaparser.ast.stmt.IfStmt;
-import com.github.javaparser.ast.stmt.Statement;
-import com.github.javaparser.ast.stmt.WhileStmt;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /** A transaction checks an invariant over other rows, then writes a different row, below SERIALIZABLE. */
 @RuleMetadata(
@@ -61,26 +65,32 @@ public final class WriteSkewRule implements Rule {
                     && context.transactionAttribute().map(a -> a.serializable()).orElse(false)) {
                 continue;
             }
+            // one finding per check: the first write it decides is reported, the others are related
+            java.util.Map<DbOp, List<DbOp>> decided = new java.util.LinkedHashMap<>();
             for (DbOp write : flow.ops()) {
                 if (!write.isWrite() || !scope.covers().test(write.call())
                         || PersistenceRules.lockedReadBefore(context, flow.ops(), write)) {
                     continue;
                 }
                 boolean insert = creates(write, flow);
-                for (DbOp check : flow.controlling(write.call())) {
+                Set<DbOp> checks = new LinkedHashSet<>(flow.controlling(write.call()));
+                checks.addAll(throwingChecksBefore(flow, write.call()));
+                for (DbOp check : checks) {
                     boolean aggregate = check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.EXISTS
                             || check.shape() == DbOp.ReadShape.AGGREGATE;
                     if (check.kind() != DbOp.Kind.READ || !aggregate || PersistenceRules.lockHeld(context, check)
                             || (insert && check.sameTable(write)) || check.table().isEmpty() || sameRow(check, write)
+                            || rechecksInItsWhere(check, write)
                             || byPrimaryKeyOnly(check) || guardsAnInsertIntoItsTable(flow, check)
                             || backedByForeignKey(context, flow, check) || onlyNullTested(flow, write, check)
                             || sizesItsOwnPurge(flow, check, write)) {
                         continue;
                     }
-                    reporter.report(finding(rule, context, scope, check, write));
+                    decided.computeIfAbsent(check, c -> new ArrayList<>()).add(write);
                     break;
                 }
             }
+            decided.forEach((check, writes) -> reporter.report(finding(rule, context, scope, check, writes)));
         }
     }
 
@@ -210,6 +220,57 @@ public final class WriteSkewRule implements Rule {
                 || parent instanceof WhileStmt w && w.getCondition() == condition;
     }
 
+    /**
+     * Reads whose test throws from inside a statement that runs before {@code node} (a validation loop
+     * over the rows about to be written: {@code for (..) { if (stock.compareTo(qty) < 0) throw ..; }}):
+     * the write runs only when no such test failed. Direct early exits are {@link MethodFlow#controlling}'s.
+     */
+    private static Set<DbOp> throwingChecksBefore(MethodFlow flow, Node node) {
+        Set<DbOp> out = new LinkedHashSet<>();
+        Node child = node;
+        Node parent = node.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof CallableDeclaration<?>)) {
+            if (parent instanceof BlockStmt block) {
+                for (Statement s : block.getStatements()) {
+                    if (s == child) {
+                        break;
+                    }
+                    for (IfStmt test : s.findAll(IfStmt.class)) {
+                        if (test.getThenStmt().findAll(ThrowStmt.class).stream().anyMatch(t -> sameBody(t, test))) {
+                            out.addAll(flow.reaching(test.getCondition()));
+                        }
+                    }
+                }
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return out;
+    }
+
+    /** {@code inner} runs in the same body as {@code outer}, not in a lambda or class declared between them. */
+    private static boolean sameBody(Node inner, Node outer) {
+        Node at = inner.getParentNode().orElse(null);
+        while (at != null && at != outer) {
+            if (at instanceof LambdaExpr || at instanceof com.github.javaparser.ast.body.TypeDeclaration<?>
+                    || at instanceof com.github.javaparser.ast.expr.ObjectCreationExpr) {
+                return false;
+            }
+            at = at.getParentNode().orElse(null);
+        }
+        return at == outer;
+    }
+
+    /**
+     * A conditional UPDATE or DELETE of the counted table: its WHERE re-tests the rows' state when it
+     * writes (whether its count is tested is unchecked-row-count's question), so the check is not
+     * what the write relies on.
+     */
+    private static boolean rechecksInItsWhere(DbOp check, DbOp write) {
+        return (write.kind() == DbOp.Kind.UPDATE || write.kind() == DbOp.Kind.DELETE) && write.conditional()
+                && check.sameTable(write);
+    }
+
     /** {@code existsById(id)}: about one row, not an invariant over other rows. */
     private static boolean byPrimaryKeyOnly(DbOp check) {
         return check.keyColumns().size() == 1 && check.keyColumns().contains("id");
@@ -221,7 +282,8 @@ public final class WriteSkewRule implements Rule {
      */
     private static boolean guardsAnInsertIntoItsTable(MethodFlow flow, DbOp check) {
         for (DbOp op : flow.ops()) {
-            if (creates(op, flow) && op.sameTable(check) && flow.controlling(op.call()).contains(check)) {
+            if (creates(op, flow) && op.sameTable(check) && (flow.controlling(op.call()).contains(check)
+                    || throwingChecksBefore(flow, op.call()).contains(check))) {
                 return true;
             }
         }
@@ -256,19 +318,24 @@ public final class WriteSkewRule implements Rule {
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, TransactionScope scope, DbOp check,
-            DbOp write) {
+            List<DbOp> writes) {
+        DbOp write = writes.get(0);
         CodeLocation checkAt = check.location().withLabel("checks the invariant: " + check.describe());
         CodeLocation writeAt = write.location().withLabel("writes: " + write.describe());
+        List<CodeLocation> related = new ArrayList<>(List.of(checkAt, writeAt));
+        writes.stream().skip(1).forEach(w -> related.add(w.location().withLabel("also writes: " + w.describe())));
         Message message = Message.builder()
                 .text("In " + scope.title() + ", ").link(PersistenceRules.name(check), 0)
                 .text(" checks an invariant over " + check.table() + " rows and decides whether ")
                 .link(PersistenceRules.name(write), 1)
                 .text(" writes " + (check.sameTable(write) ? "another " + write.table() + " row" : write.table())
                         + ": below SERIALIZABLE two transactions can both pass the check and together break the "
-                        + "invariant (write skew).")
+                        + "invariant (write skew)."
+                        + (writes.size() > 1 ? " The same check decides " + (writes.size() - 1) + " more write"
+                                + (writes.size() > 2 ? "s" : "") + " (related locations)." : ""))
                 .build();
         return new Finding(rule.id(), rule.level(), message, write.location().withLabel(write.describe()),
-                List.of(checkAt, writeAt), List.of(scope.anchor(), checkAt, writeAt), rule.fix(),
+                related, List.of(scope.anchor(), checkAt, writeAt), rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(), check.describe()),
                 context.method().signature());
     }

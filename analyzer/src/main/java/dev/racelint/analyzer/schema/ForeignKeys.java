@@ -22,10 +22,10 @@ final class ForeignKeys {
             "^alter\\s+table\\s+(?:if\\s+exists\\s+)?(?:only\\s+)?(\\S+)\\s", Pattern.CASE_INSENSITIVE);
     private static final Pattern FOREIGN_KEY = Pattern.compile(
             "foreign\\s+key\\s*(?:\\S+\\s*)?\\([^)]*\\)\\s*references\\s+([^\\s(]+)\\s*(?:\\([^)]*\\))?"
-                    + "((?:\\s*on\\s+(?:delete|update)\\s+(?:cascade|restrict|no\\s+action|set\\s+null|set\\s+default))*)",
+                    + "((?:\\s*on\\s+(?:delete|update)\\s+\\w+(?:\\s+(?:null|default|action))?)*)",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern ON_DELETE = Pattern.compile(
-            "on\\s+delete\\s+(cascade|restrict|no\\s+action|set\\s+null|set\\s+default)", Pattern.CASE_INSENSITIVE);
+            "on\\s+delete\\s+(\\w+(?:\\s+(?:null|default|action))?)", Pattern.CASE_INSENSITIVE);
 
     /** child table -> parent tables it references: true while every declaration restricts the parent's delete. */
     private final Map<String, Map<String, Boolean>> restricts = new TreeMap<>();
