@@ -1,10 +1,12 @@
 package dev.racelint.rules;
 
+import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
@@ -16,6 +18,7 @@ import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
 import dev.racelint.analyzer.schema.SchemaModel;
+import dev.racelint.analyzer.sql.EndStateWrites;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,6 +38,8 @@ import java.util.Optional;
         fix = "Test the affected-row count: 0 means someone else changed the row first - answer 409 "
                 + "(or 404 after a follow-up existence check).")
 public final class UncheckedRowCountRule implements Rule {
+    /** Callers a void declaration's finding shows as the places its count is lost. */
+    private static final int MAX_CALLERS_SHOWN = 5;
 
     @Override
     public void check(MethodContext context, Reporter reporter) {
@@ -56,6 +61,9 @@ public final class UncheckedRowCountRule implements Rule {
             }
             if (!mayPinOneRow(context, op.table(), op.keyColumns())) {
                 continue; // a bulk filter over rows the schema does not key on: 0 rows is a normal outcome
+            }
+            if (endStateWrite(context, context.method(), op) && nothingActsOnIt(context, context.method(), flow, op)) {
+                continue; // 0 rows: another writer already left the row in the state this one writes
             }
             Message message = Message.builder()
                     .link(PersistenceRules.name(op), 0)
@@ -83,6 +91,52 @@ public final class UncheckedRowCountRule implements Rule {
                 .map(t -> t.pinsOneRow(equalityColumns)).orElse(true);
     }
 
+    /**
+     * The call runs an end-state write: a declared UPDATE whose guards only exclude the state it writes
+     * ({@link SqlFacts#endState()}), or a Spring Data derived delete by argument values alone (the row is
+     * gone either way).
+     */
+    private static boolean endStateWrite(MethodContext context, MethodInfo caller, DbOp op) {
+        for (CallEdge edge : context.transactions().graph().facts(caller).calls()) {
+            if (edge.site() != op.call()) {
+                continue;
+            }
+            Optional<SqlFacts> declared = context.persistence().classifier().declaredStatement(edge.callee());
+            if (declared.map(SqlFacts::endState).orElse(false) || declared.isEmpty() && op.kind() == DbOp.Kind.DELETE
+                    && EndStateWrites.derivedDeleteByValuesOnly(edge.callee().name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Nothing in {@code method} treats the write as having happened: the method returns no value (a
+     * success value would claim the write), no count or existence check of the write's table came
+     * first (the decision the write's guard re-states, taken on a read that may be stale), and every
+     * write after it is itself an end-state write (inserts, compounding updates, other writes build on it).
+     */
+    private static boolean nothingActsOnIt(MethodContext context, MethodInfo method, MethodFlow flow, DbOp op) {
+        if (!method.returnsVoid()) {
+            return false;
+        }
+        for (DbOp other : flow.ops()) {
+            if (other == op) {
+                continue;
+            }
+            boolean before = other.call().getBegin().isPresent() && op.call().getBegin().isPresent()
+                    && other.call().getBegin().get().isBefore(op.call().getBegin().get());
+            if (before && other.kind() == DbOp.Kind.READ && other.sameTable(op)
+                    && (other.shape() == DbOp.ReadShape.COUNT || other.shape() == DbOp.ReadShape.EXISTS)) {
+                return false;
+            }
+            if (!before && other.isWrite() && !endStateWrite(context, method, other)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A repository/mapper method declared {@code void} for a conditional UPDATE/DELETE: the count is lost there. */
     private static void checkDeclaration(MethodContext context, RuleDescriptor rule, Reporter reporter) {
         if (!context.method().returnsVoid() || context.method().isConstructor() || context.method().body() != null) {
@@ -94,12 +148,25 @@ public final class UncheckedRowCountRule implements Rule {
                 || !mayPinOneRow(context, facts.get().table(), facts.get().keyColumns())) {
             return;
         }
+        List<CallEdge> callers = context.transactions().graph().callers(context.method());
+        if (facts.get().endState() && !callers.isEmpty() && callers.stream().allMatch(edge -> context.persistence()
+                .flow(edge.caller()).flatMap(f -> f.ops().stream().filter(o -> o.call() == edge.site()).findFirst()
+                        .filter(o -> nothingActsOnIt(context, edge.caller(), f, o))).isPresent())) {
+            return; // an end-state write no caller goes on from: 0 rows is the state it wanted
+        }
         CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
                 context.method().displayName());
+        // where the count is lost: each call, then the declaration that cannot return it
+        List<CodeLocation> flowTo = new java.util.ArrayList<>();
+        callers.stream().limit(MAX_CALLERS_SHOWN)
+                .forEach(edge -> flowTo.add(edge.location().withLabel("calls " + context.method().displayName()
+                        + " and cannot test its count")));
+        flowTo.add(at);
         Message message = Message.of(context.method().displayName() + " runs a conditional " + facts.get().kind().name()
                 + " on " + facts.get().table() + " (" + facts.get().summary() + ") but is declared void, so no caller "
                 + "can tell whether a row changed: return the count (int) and test it.");
-        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(), List.of(), rule.fix(),
+        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(), flowTo.size() > 1 ? flowTo : List.of(),
+                rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), facts.get().summary(), "declaration"),
                 context.method().signature()));
     }

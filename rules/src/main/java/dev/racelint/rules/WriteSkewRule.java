@@ -1,5 +1,20 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.IntegerLiteralExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.NullLiteralExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.ForStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.ThrowStmt;
+import com.github.javaparser.ast.stmt.WhileStmt;
 import dev.racelint.analyzer.finding.CodeLocation;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
@@ -15,7 +30,10 @@ import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
 import dev.racelint.analyzer.tx.TransactionScope;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /** A transaction checks an invariant over other rows, then writes a different row, below SERIALIZABLE. */
 @RuleMetadata(
@@ -47,25 +65,210 @@ public final class WriteSkewRule implements Rule {
                     && context.transactionAttribute().map(a -> a.serializable()).orElse(false)) {
                 continue;
             }
+            // one finding per check: the first write it decides is reported, the others are related
+            java.util.Map<DbOp, List<DbOp>> decided = new java.util.LinkedHashMap<>();
             for (DbOp write : flow.ops()) {
                 if (!write.isWrite() || !scope.covers().test(write.call())
                         || PersistenceRules.lockedReadBefore(context, flow.ops(), write)) {
                     continue;
                 }
                 boolean insert = creates(write, flow);
-                for (DbOp check : flow.controlling(write.call())) {
+                Set<DbOp> checks = new LinkedHashSet<>(flow.controlling(write.call()));
+                checks.addAll(throwingChecksBefore(flow, write.call()));
+                for (DbOp check : checks) {
                     boolean aggregate = check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.EXISTS
                             || check.shape() == DbOp.ReadShape.AGGREGATE;
                     if (check.kind() != DbOp.Kind.READ || !aggregate || PersistenceRules.lockHeld(context, check)
                             || (insert && check.sameTable(write)) || check.table().isEmpty() || sameRow(check, write)
-                            || byPrimaryKeyOnly(check) || guardsAnInsertIntoItsTable(flow, check)) {
+                            || rechecksInItsWhere(check, write)
+                            || byPrimaryKeyOnly(check) || guardsAnInsertIntoItsTable(flow, check)
+                            || backedByForeignKey(context, flow, check) || onlyNullTested(flow, write, check)
+                            || sizesItsOwnPurge(flow, check, write)) {
                         continue;
                     }
-                    reporter.report(finding(rule, context, scope, check, write));
+                    decided.computeIfAbsent(check, c -> new ArrayList<>()).add(write);
                     break;
                 }
             }
+            decided.forEach((check, writes) -> reporter.report(finding(rule, context, scope, check, writes)));
         }
+    }
+
+    /**
+     * The check counts child rows, and under its control a parent row is deleted that those children
+     * reference through a foreign key the schema declares restricting ({@code ON DELETE RESTRICT}, NO
+     * ACTION or no action given): a child committed after the check makes the delete fail, so the
+     * database keeps the invariant. The other writes the check chooses between (a soft delete when
+     * children exist) are then the safe branch.
+     */
+    private static boolean backedByForeignKey(MethodContext context, MethodFlow flow, DbOp check) {
+        for (DbOp op : flow.ops()) {
+            if (op.kind() == DbOp.Kind.DELETE && !op.table().isEmpty() && !op.sameTable(check)
+                    && context.persistence().schema().restrictsDelete(check.table(), op.table())
+                    && flow.controlling(op.call()).contains(check)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A sum or single value whose only test on the way to the write is against null ({@code if (sum !=
+     * null)}): the read feeds the written value, it does not decide whether an invariant allows the write.
+     */
+    private static boolean onlyNullTested(MethodFlow flow, DbOp write, DbOp check) {
+        if (check.shape() != DbOp.ReadShape.AGGREGATE && check.shape() != DbOp.ReadShape.VALUE) {
+            return false;
+        }
+        List<Expression> conditions = conditionsOver(write.call(), flow, check);
+        return !conditions.isEmpty() && conditions.stream().allMatch(c -> c.findAll(Expression.class).stream()
+                .filter(e -> uses(e, flow, check))
+                .allMatch(e -> e.getParentNode().orElse(null) instanceof BinaryExpr b && isNullComparison(b)));
+    }
+
+    /**
+     * A COUNT of the very table the write deletes from, tested only for zero ({@code if (total == 0)
+     * return;}) or used as a loop bound (pages of a purge): deleting rows that were counted breaks no
+     * invariant over other rows; a concurrent purge only makes this one match fewer. A count compared
+     * with anything else ({@code <= 1}, a minimum) is an invariant a concurrent delete can break.
+     */
+    private static boolean sizesItsOwnPurge(MethodFlow flow, DbOp check, DbOp write) {
+        if (write.kind() != DbOp.Kind.DELETE || !check.sameTable(write) || check.shape() != DbOp.ReadShape.COUNT) {
+            return false;
+        }
+        Node method = check.call();
+        while (method != null && !(method instanceof CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method == null) {
+            return false;
+        }
+        for (BinaryExpr compare : method.findAll(BinaryExpr.class)) {
+            if (!isComparison(compare)) {
+                continue;
+            }
+            boolean left = flow.reaching(compare.getLeft()).contains(check);
+            boolean right = flow.reaching(compare.getRight()).contains(check);
+            if (!left && !right) {
+                continue;
+            }
+            Expression other = left ? compare.getRight() : compare.getLeft();
+            boolean zero = other instanceof IntegerLiteralExpr i && i.getValue().equals("0");
+            if (!zero && !loopBound(compare)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The conditions of branches and early exits that decide whether {@code node} runs and that {@code check} reaches. */
+    private static List<Expression> conditionsOver(Node node, MethodFlow flow, DbOp check) {
+        List<Expression> out = new ArrayList<>();
+        Node child = node;
+        Node parent = node.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof CallableDeclaration<?>)) {
+            if (parent instanceof IfStmt s && child != s.getCondition()) {
+                out.add(s.getCondition());
+            } else if (parent instanceof ConditionalExpr c && child != c.getCondition()) {
+                out.add(c.getCondition());
+            } else if (parent instanceof WhileStmt w && child != w.getCondition()) {
+                out.add(w.getCondition());
+            } else if (parent instanceof BlockStmt block) {
+                for (Statement s : block.getStatements()) {
+                    if (s == child) {
+                        break;
+                    }
+                    if (s instanceof IfStmt guard) {
+                        out.add(guard.getCondition());
+                    }
+                }
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        out.removeIf(c -> !flow.reaching(c).contains(check));
+        return out;
+    }
+
+    /** A name or call that carries the check's result itself (not a larger expression holding one). */
+    private static boolean uses(Expression e, MethodFlow flow, DbOp check) {
+        return (e instanceof NameExpr || e == check.end() || e == check.call()) && flow.reaching(e).contains(check);
+    }
+
+    private static boolean isNullComparison(BinaryExpr b) {
+        return (b.getOperator() == BinaryExpr.Operator.EQUALS || b.getOperator() == BinaryExpr.Operator.NOT_EQUALS)
+                && (b.getLeft() instanceof NullLiteralExpr || b.getRight() instanceof NullLiteralExpr);
+    }
+
+    private static boolean isComparison(BinaryExpr b) {
+        return switch (b.getOperator()) {
+            case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS, EQUALS, NOT_EQUALS -> true;
+            default -> false;
+        };
+    }
+
+    /** Part of a for or while loop's condition: it bounds how often the loop runs. */
+    private static boolean loopBound(Node n) {
+        Node child = n;
+        Node parent = n.getParentNode().orElse(null);
+        while (parent instanceof Expression) {
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        Node condition = child;
+        return parent instanceof ForStmt f && f.getCompare().map(c -> c == condition).orElse(false)
+                || parent instanceof WhileStmt w && w.getCondition() == condition;
+    }
+
+    /**
+     * Reads whose test throws from inside a statement that runs before {@code node} (a validation loop
+     * over the rows about to be written: {@code for (..) { if (stock.compareTo(qty) < 0) throw ..; }}):
+     * the write runs only when no such test failed. Direct early exits are {@link MethodFlow#controlling}'s.
+     */
+    private static Set<DbOp> throwingChecksBefore(MethodFlow flow, Node node) {
+        Set<DbOp> out = new LinkedHashSet<>();
+        Node child = node;
+        Node parent = node.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof CallableDeclaration<?>)) {
+            if (parent instanceof BlockStmt block) {
+                for (Statement s : block.getStatements()) {
+                    if (s == child) {
+                        break;
+                    }
+                    for (IfStmt test : s.findAll(IfStmt.class)) {
+                        if (test.getThenStmt().findAll(ThrowStmt.class).stream().anyMatch(t -> sameBody(t, test))) {
+                            out.addAll(flow.reaching(test.getCondition()));
+                        }
+                    }
+                }
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return out;
+    }
+
+    /** {@code inner} runs in the same body as {@code outer}, not in a lambda or class declared between them. */
+    private static boolean sameBody(Node inner, Node outer) {
+        Node at = inner.getParentNode().orElse(null);
+        while (at != null && at != outer) {
+            if (at instanceof LambdaExpr || at instanceof com.github.javaparser.ast.body.TypeDeclaration<?>
+                    || at instanceof com.github.javaparser.ast.expr.ObjectCreationExpr) {
+                return false;
+            }
+            at = at.getParentNode().orElse(null);
+        }
+        return at == outer;
+    }
+
+    /**
+     * A conditional UPDATE or DELETE of the counted table: its WHERE re-tests the rows' state when it
+     * writes (whether its count is tested is unchecked-row-count's question), so the check is not
+     * what the write relies on.
+     */
+    private static boolean rechecksInItsWhere(DbOp check, DbOp write) {
+        return (write.kind() == DbOp.Kind.UPDATE || write.kind() == DbOp.Kind.DELETE) && write.conditional()
+                && check.sameTable(write);
     }
 
     /** {@code existsById(id)}: about one row, not an invariant over other rows. */
@@ -79,7 +282,8 @@ public final class WriteSkewRule implements Rule {
      */
     private static boolean guardsAnInsertIntoItsTable(MethodFlow flow, DbOp check) {
         for (DbOp op : flow.ops()) {
-            if (creates(op, flow) && op.sameTable(check) && flow.controlling(op.call()).contains(check)) {
+            if (creates(op, flow) && op.sameTable(check) && (flow.controlling(op.call()).contains(check)
+                    || throwingChecksBefore(flow, op.call()).contains(check))) {
                 return true;
             }
         }
@@ -114,19 +318,24 @@ public final class WriteSkewRule implements Rule {
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, TransactionScope scope, DbOp check,
-            DbOp write) {
+            List<DbOp> writes) {
+        DbOp write = writes.get(0);
         CodeLocation checkAt = check.location().withLabel("checks the invariant: " + check.describe());
         CodeLocation writeAt = write.location().withLabel("writes: " + write.describe());
+        List<CodeLocation> related = new ArrayList<>(List.of(checkAt, writeAt));
+        writes.stream().skip(1).forEach(w -> related.add(w.location().withLabel("also writes: " + w.describe())));
         Message message = Message.builder()
                 .text("In " + scope.title() + ", ").link(PersistenceRules.name(check), 0)
                 .text(" checks an invariant over " + check.table() + " rows and decides whether ")
                 .link(PersistenceRules.name(write), 1)
                 .text(" writes " + (check.sameTable(write) ? "another " + write.table() + " row" : write.table())
                         + ": below SERIALIZABLE two transactions can both pass the check and together break the "
-                        + "invariant (write skew).")
+                        + "invariant (write skew)."
+                        + (writes.size() > 1 ? " The same check decides " + (writes.size() - 1) + " more write"
+                                + (writes.size() > 2 ? "s" : "") + " (related locations)." : ""))
                 .build();
         return new Finding(rule.id(), rule.level(), message, write.location().withLabel(write.describe()),
-                List.of(checkAt, writeAt), List.of(scope.anchor(), checkAt, writeAt), rule.fix(),
+                related, List.of(scope.anchor(), checkAt, writeAt), rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(), check.describe()),
                 context.method().signature());
     }

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -464,11 +465,18 @@ public final class DbOpClassifier {
         return repositoryEntities.computeIfAbsent(repo, r -> Optional.ofNullable(computeRepositoryEntity(r))).orElse(null);
     }
 
+    /** A type argument as written, with the declaration to resolve it in. */
+    private record BoundType(com.github.javaparser.ast.type.Type type, com.github.javaparser.ast.Node context) {}
+
     private TypeRef computeRepositoryEntity(TypeInfo repo) {
-        java.util.ArrayDeque<TypeInfo> work = new java.util.ArrayDeque<>(List.of(repo));
+        // each project interface walked with what its type parameters stand for in the repository
+        // (OrderRepository extends BaseRepository<Order> and BaseRepository<T> extends JpaRepository<T, Long>)
+        java.util.ArrayDeque<Map.Entry<TypeInfo, Map<String, BoundType>>> work = new java.util.ArrayDeque<>();
+        work.add(Map.entry(repo, Map.of()));
         Set<TypeInfo> seen = new java.util.HashSet<>();
         while (!work.isEmpty()) {
-            TypeInfo t = work.poll();
+            TypeInfo t = work.peek().getKey();
+            Map<String, BoundType> bindings = work.poll().getValue();
             if (!seen.add(t) || !(t.declaration() instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c)) {
                 continue;
             }
@@ -478,16 +486,36 @@ public final class DbOpClassifier {
                 TypeRef ref = index.resolveTypeName(clause.getNameWithScope(), c, t.file());
                 if (ref.candidates().stream().anyMatch(SPRING_DATA::contains)) {
                     if (clause.getTypeArguments().isPresent() && !clause.getTypeArguments().get().isEmpty()) {
-                        return index.resolveType(clause.getTypeArguments().get().get(0), c);
+                        BoundType entity = bound(clause.getTypeArguments().get().get(0), c, bindings);
+                        return index.resolveType(entity.type(), entity.context());
                     }
                     return TypeRef.UNKNOWN;
                 }
                 if (ref.isProject()) {
-                    work.add(ref.project());
+                    Map<String, BoundType> next = new java.util.HashMap<>();
+                    if (ref.project().declaration() instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration sup
+                            && clause.getTypeArguments().isPresent()) {
+                        var parameters = sup.getTypeParameters();
+                        var arguments = clause.getTypeArguments().get();
+                        for (int i = 0; i < Math.min(parameters.size(), arguments.size()); i++) {
+                            next.put(parameters.get(i).getNameAsString(), bound(arguments.get(i), c, bindings));
+                        }
+                    }
+                    work.add(Map.entry(ref.project(), next));
                 }
             }
         }
         return null;
+    }
+
+    /** {@code type} written in {@code context}, a type parameter of it replaced by what it is bound to. */
+    private static BoundType bound(com.github.javaparser.ast.type.Type type, com.github.javaparser.ast.Node context,
+            Map<String, BoundType> bindings) {
+        if (type instanceof ClassOrInterfaceType named && named.getScope().isEmpty() && named.getTypeArguments().isEmpty()
+                && bindings.containsKey(named.getNameAsString())) {
+            return bindings.get(named.getNameAsString());
+        }
+        return new BoundType(type, context);
     }
 
     /** Columns a derived query selects rows by with equality (ranges and exclusions do not pick rows). */

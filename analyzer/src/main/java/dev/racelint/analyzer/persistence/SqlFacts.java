@@ -18,10 +18,19 @@ import java.util.Set;
  * @param summary             a short form for messages, e.g. {@code INSERT INTO invites}
  * @param lockDetail          advisory locks, unordered multi-row locks ({@code IN}, {@code = ANY} with no
  *                            ORDER BY), locks that never wait (NOWAIT, SKIP LOCKED, try-locks)
+ * @param endState            a conditional UPDATE whose guards only exclude the state it writes
+ *                            ({@link dev.racelint.analyzer.sql.EndStateWrites}): 0 rows means already there
  */
 public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
         List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert, ReadShape shape, boolean jpql,
-        String summary, LockDetail lockDetail) {
+        String summary, LockDetail lockDetail, boolean endState) {
+
+    public SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
+            List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert,
+            ReadShape shape, boolean jpql, String summary, LockDetail lockDetail) {
+        this(kind, table, keyColumns, conditional, selfRelative, setParameterIndexes, setParameterNames, locked, upsert,
+                shape, jpql, summary, lockDetail, false);
+    }
 
     public enum Kind { SELECT, INSERT, UPDATE, DELETE, MERGE, OTHER }
 

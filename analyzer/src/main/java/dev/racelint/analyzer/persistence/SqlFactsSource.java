@@ -3,6 +3,7 @@ package dev.racelint.analyzer.persistence;
 import com.github.javaparser.ast.expr.Expression;
 import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.persistence.DbOp.ReadShape;
+import dev.racelint.analyzer.sql.EndStateWrites;
 import dev.racelint.analyzer.sql.SqlModel;
 import dev.racelint.analyzer.sql.SqlStatement;
 import dev.racelint.analyzer.sql.SqlStrings;
@@ -102,7 +103,8 @@ public final class SqlFactsSource implements SqlFacts.Source {
                 List.copyOf(setNames), st.isLocking(), upsert, shape, jpql, summary, new LockDetail(st.advisoryLock(),
                 st.isLocking() && !st.orderBy() && st.whereColumns().stream()
                         .anyMatch(w -> w.operator().equals("IN") || w.operator().equals("ANY")),
-                st.nowait() || st.skipLocked() || st.advisoryLock().contains("try"))));
+                st.nowait() || st.skipLocked() || st.advisoryLock().contains("try")),
+                kind == SqlFacts.Kind.UPDATE && conditional && EndStateWrites.endState(sql, jpql)));
     }
 
     private static String summary(SqlFacts.Kind kind, String table, ReadShape shape) {

@@ -104,6 +104,7 @@ public final class DdlReader {
             if (!parsed(statement)) {
                 tolerant(statement);
             }
+            builder.foreignKeys().read(statement);
         }
         return this;
     }

@@ -74,6 +74,11 @@ public final class SchemaModel {
         private final Map<String, List<Set<String>>> keys = new TreeMap<>();
         private final Map<String, Set<String>> versions = new TreeMap<>();
         private final Map<String, Set<String>> constantDefaults = new TreeMap<>();
+        private final ForeignKeys foreignKeys = new ForeignKeys();
+
+        ForeignKeys foreignKeys() {
+            return foreignKeys;
+        }
 
         void table(String table) {
             keys.computeIfAbsent(normalise(table), t -> new ArrayList<>());
@@ -109,7 +114,9 @@ public final class SchemaModel {
                     tables.put(name, new Table(name, k, versions.getOrDefault(name, Set.of())));
                 }
             });
-            return new SchemaModel(tables, constantDefaults);
+            SchemaModel model = new SchemaModel(tables, constantDefaults);
+            model.foreignKeys = foreignKeys.copy();
+            return model;
         }
     }
 
@@ -117,6 +124,7 @@ public final class SchemaModel {
 
     private final Map<String, Table> tables;
     private final Map<String, Set<String>> constantDefaults;
+    private ForeignKeys foreignKeys = new ForeignKeys();
 
     private SchemaModel(Map<String, Table> tables, Map<String, Set<String>> constantDefaults) {
         this.tables = Map.copyOf(tables);
@@ -159,6 +167,15 @@ public final class SchemaModel {
     /** The NOT NULL columns of {@code table} that the DDL gives a constant DEFAULT. */
     public Set<String> constantDefaults(String table) {
         return table == null ? Set.of() : constantDefaults.getOrDefault(normalise(table), Set.of());
+    }
+
+    /**
+     * Whether the DDL declares a foreign key from {@code child} to {@code parent} and every declaration
+     * of it refuses the parent's delete while a child row references it (no {@code ON DELETE}, or
+     * {@code RESTRICT} / {@code NO ACTION}; {@code CASCADE} and {@code SET NULL} let the delete through).
+     */
+    public boolean restrictsDelete(String child, String parent) {
+        return child != null && parent != null && foreignKeys.restrictsDelete(child, parent);
     }
 
     public int tableCount() {
