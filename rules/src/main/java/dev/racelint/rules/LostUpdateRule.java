@@ -113,10 +113,22 @@ public final class LostUpdateRule implements Rule {
         if (!(value instanceof NameExpr name)) {
             return false;
         }
+        List<Expression> assigned = valuesAssigned(name, false);
+        return assigned != null && assigned.stream().anyMatch(e -> e == read.end() || e == read.call() || e.isAncestorOf(read.end()))
+                && assigned.stream().noneMatch(e -> e instanceof com.github.javaparser.ast.expr.ObjectCreationExpr
+                        && (e.isAncestorOf(read.end()) || e.isAncestorOf(read.call())));
+    }
+
+    /**
+     * Every value the local {@code name} is given in its method: its initializer and each assignment to
+     * it. Null when {@code name} is no local variable, or when {@code plainOnly} and it is also changed
+     * by a compound assignment ({@code +=}), whose value is not one of these.
+     */
+    private static List<Expression> valuesAssigned(NameExpr name, boolean plainOnly) {
         com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
                 .declarationOf(name.getNameAsString(), name);
         if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator variable)) {
-            return false;
+            return null;
         }
         List<Expression> assigned = new java.util.ArrayList<>();
         variable.getInitializer().ifPresent(assigned::add);
@@ -124,17 +136,19 @@ public final class LostUpdateRule implements Rule {
         while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
             method = method.getParentNode().orElse(null);
         }
-        if (method != null) {
-            for (com.github.javaparser.ast.expr.AssignExpr a : method.findAll(com.github.javaparser.ast.expr.AssignExpr.class)) {
-                if (a.getTarget() instanceof NameExpr target && target.getNameAsString().equals(name.getNameAsString())
-                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(target.getNameAsString(), target) == declaration) {
-                    assigned.add(a.getValue());
+        if (method == null) {
+            return plainOnly ? null : assigned;
+        }
+        for (com.github.javaparser.ast.expr.AssignExpr a : method.findAll(com.github.javaparser.ast.expr.AssignExpr.class)) {
+            if (a.getTarget() instanceof NameExpr target && target.getNameAsString().equals(name.getNameAsString())
+                    && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(target.getNameAsString(), target) == declaration) {
+                if (plainOnly && a.getOperator() != com.github.javaparser.ast.expr.AssignExpr.Operator.ASSIGN) {
+                    return null;
                 }
+                assigned.add(a.getValue());
             }
         }
-        return assigned.stream().anyMatch(e -> e == read.end() || e == read.call() || e.isAncestorOf(read.end()))
-                && assigned.stream().noneMatch(e -> e instanceof com.github.javaparser.ast.expr.ObjectCreationExpr
-                        && (e.isAncestorOf(read.end()) || e.isAncestorOf(read.call())));
+        return assigned;
     }
 
     /** A setter on the read's rows (or on an element of them) gets a value computed from their stored values. */
@@ -159,28 +173,9 @@ public final class LostUpdateRule implements Rule {
      * it holds the key the caller chose, not a stored value.
      */
     private static boolean selectorLocal(MethodFlow flow, NameExpr name, DbOp read) {
-        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
-                .declarationOf(name.getNameAsString(), name);
-        if (!(declaration instanceof com.github.javaparser.ast.body.VariableDeclarator variable)) {
+        List<Expression> assigned = valuesAssigned(name, true);
+        if (assigned == null) {
             return false;
-        }
-        List<Expression> assigned = new java.util.ArrayList<>();
-        variable.getInitializer().ifPresent(assigned::add);
-        com.github.javaparser.ast.Node method = variable;
-        while (method != null && !(method instanceof com.github.javaparser.ast.body.CallableDeclaration<?>)) {
-            method = method.getParentNode().orElse(null);
-        }
-        if (method == null) {
-            return false;
-        }
-        for (com.github.javaparser.ast.expr.AssignExpr a : method.findAll(com.github.javaparser.ast.expr.AssignExpr.class)) {
-            if (a.getTarget() instanceof NameExpr target
-                    && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(target.getNameAsString(), target) == declaration) {
-                if (a.getOperator() != com.github.javaparser.ast.expr.AssignExpr.Operator.ASSIGN) {
-                    return false;
-                }
-                assigned.add(a.getValue());
-            }
         }
         boolean any = false;
         for (Expression value : assigned) {

@@ -80,7 +80,8 @@ public final class ForwardedHttpMethod {
         return -1;
     }
 
-    private static int parameterIndex(NameExpr name, MethodInfo in) {
+    /** The position of the parameter {@code name} refers to in {@code in}, or -1 when it names no parameter. */
+    static int parameterIndex(NameExpr name, MethodInfo in) {
         CallableDeclaration<?> declaration = in.declaration();
         if (!(LocalVariables.declarationOf(name.getNameAsString(), name) instanceof Parameter parameter)
                 || declaration == null) {
@@ -94,7 +95,7 @@ public final class ForwardedHttpMethod {
         return -1;
     }
 
-    private static String simpleName(String type) {
+    static String simpleName(String type) {
         return type.substring(type.lastIndexOf('.') + 1);
     }
 }

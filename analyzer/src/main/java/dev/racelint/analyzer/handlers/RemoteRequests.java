@@ -1,8 +1,6 @@
 package dev.racelint.analyzer.handlers;
 
-import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
-import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.BinaryExpr;
@@ -140,12 +138,12 @@ public final class RemoteRequests {
 
     private static Part verbExpression(Expression argument, MethodInfo in) {
         if (argument instanceof FieldAccessExpr constant
-                && simpleName(constant.getScope().toString()).equals(HTTP_METHOD_TYPE)) {
+                && ForwardedHttpMethod.simpleName(constant.getScope().toString()).equals(HTTP_METHOD_TYPE)) {
             return new Part(constant.getNameAsString().toUpperCase(Locale.ROOT), -1);
         }
         if (argument instanceof NameExpr name) {
-            int index = parameterIndex(name, in);
-            if (index >= 0 && simpleName(in.declaration().getParameter(index).getTypeAsString()).equals(HTTP_METHOD_TYPE)) {
+            int index = ForwardedHttpMethod.parameterIndex(name, in);
+            if (index >= 0 && ForwardedHttpMethod.simpleName(in.declaration().getParameter(index).getTypeAsString()).equals(HTTP_METHOD_TYPE)) {
                 return new Part(null, index);
             }
         }
@@ -166,9 +164,9 @@ public final class RemoteRequests {
             return out;
         }
         if (expression instanceof NameExpr name) {
-            int index = parameterIndex(name, in);
+            int index = ForwardedHttpMethod.parameterIndex(name, in);
             if (index >= 0) {
-                return simpleName(in.declaration().getParameter(index).getTypeAsString()).equals("String")
+                return ForwardedHttpMethod.simpleName(in.declaration().getParameter(index).getTypeAsString()).equals("String")
                         ? List.of(new Part(null, index)) : List.of(Part.UNKNOWN);
             }
             String constant = constantField(name);
@@ -221,23 +219,5 @@ public final class RemoteRequests {
             path = slash < 0 ? "" : path.substring(slash);
         }
         return path;
-    }
-
-    private static int parameterIndex(NameExpr name, MethodInfo in) {
-        CallableDeclaration<?> declaration = in.declaration();
-        if (declaration == null
-                || !(LocalVariables.declarationOf(name.getNameAsString(), name) instanceof Parameter parameter)) {
-            return -1;
-        }
-        for (int i = 0; i < declaration.getParameters().size(); i++) {
-            if (declaration.getParameter(i) == parameter) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static String simpleName(String type) {
-        return type.substring(type.lastIndexOf('.') + 1);
     }
 }
