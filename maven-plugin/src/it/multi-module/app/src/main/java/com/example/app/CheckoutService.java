@@ -5,14 +5,14 @@ import org.springframework.transaction.annotation.Transactional;
 
 public class CheckoutService {
 
-    private final PaymentClient payments;
+    private final PaymentClient payments; private javax.sql.DataSource dataSource;
 
     public CheckoutService(PaymentClient payments) {
         this.payments = payments;
     }
 
     @Transactional
-    public String checkout(String orderId) {
-        return payments.charge(orderId);
+    public String checkout(String orderId) throws java.sql.SQLException {
+        try (java.sql.PreparedStatement mark = dataSource.getConnection().prepareStatement("UPDATE orders SET state = 'PAYING' WHERE id = ?")) { mark.setString(1, orderId); mark.executeUpdate(); } return payments.charge(orderId);
     }
 }
