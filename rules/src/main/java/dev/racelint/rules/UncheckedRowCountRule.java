@@ -19,6 +19,14 @@ import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
 import dev.racelint.analyzer.schema.SchemaModel;
 import dev.racelint.analyzer.sql.EndStateWrites;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.NullLiteralExpr;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import dev.racelint.analyzer.resolve.LocalVariables;
 import java.util.List;
 import java.util.Optional;
 
@@ -97,6 +105,9 @@ public final class UncheckedRowCountRule implements Rule {
      * gone either way).
      */
     private static boolean endStateWrite(MethodContext context, MethodInfo caller, DbOp op) {
+        if (op.endState()) {
+            return true; // a statement built from the call (MyBatis-Plus), or one a helper runs
+        }
         for (CallEdge edge : context.transactions().graph().facts(caller).calls()) {
             if (edge.site() != op.call()) {
                 continue;
@@ -111,13 +122,14 @@ public final class UncheckedRowCountRule implements Rule {
     }
 
     /**
-     * Nothing in {@code method} treats the write as having happened: the method returns no value (a
-     * success value would claim the write), no count or existence check of the write's table came
+     * Nothing in {@code method} treats the write as having happened: the method returns no value made
+     * after the write (a success value would claim the write; a value fixed before it, returned as it
+     * is, cannot), no count or existence check of the write's table came
      * first (the decision the write's guard re-states, taken on a read that may be stale), and every
      * write after it is itself an end-state write (inserts, compounding updates, other writes build on it).
      */
     private static boolean nothingActsOnIt(MethodContext context, MethodInfo method, MethodFlow flow, DbOp op) {
-        if (!method.returnsVoid()) {
+        if (!method.returnsVoid() && !returnsOnlyValuesFixedBefore(method, op)) {
             return false;
         }
         for (DbOp other : flow.ops()) {
@@ -135,6 +147,58 @@ public final class UncheckedRowCountRule implements Rule {
             }
         }
         return true;
+    }
+
+    /**
+     * Every {@code return} after the write returns {@code null} or a local that was last assigned before
+     * the write and is not touched between the write and the return: the value the caller gets was
+     * decided before the write, so it tells nothing of whether the write changed a row.
+     */
+    private static boolean returnsOnlyValuesFixedBefore(MethodInfo method, DbOp op) {
+        if (method.body() == null || op.end().getEnd().isEmpty()) {
+            return false;
+        }
+        com.github.javaparser.Position writeEnd = op.end().getEnd().get();
+        for (ReturnStmt ret : method.body().findAll(ReturnStmt.class)) {
+            if (ret.getBegin().isEmpty() || !ret.getBegin().get().isAfter(writeEnd) || ret.getExpression().isEmpty()) {
+                continue;
+            }
+            Expression value = ret.getExpression().get();
+            if (value instanceof NullLiteralExpr) {
+                continue;
+            }
+            if (!(value instanceof NameExpr name)) {
+                return false;
+            }
+            Node declaration = LocalVariables.declarationOf(name.getNameAsString(), name);
+            if (!(declaration instanceof VariableDeclarator) && !(declaration instanceof Parameter)) {
+                return false;
+            }
+            for (NameExpr use : method.body().findAll(NameExpr.class)) {
+                if (!use.getNameAsString().equals(name.getNameAsString())
+                        || LocalVariables.declarationOf(use.getNameAsString(), use) != declaration
+                        || use.getParentNode().orElse(null) instanceof ReturnStmt) {
+                    continue;
+                }
+                if (use.getBegin().map(p -> p.isAfter(writeEnd)).orElse(true) || inLoopWith(use, op.call())) {
+                    return false; // assigned, mutated or passed on after the write (or on the loop's next turn)
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Are both nodes in one loop's body (so the earlier one also runs after the later one)? */
+    private static boolean inLoopWith(Node a, Node b) {
+        for (Node p = b.getParentNode().orElse(null); p != null && !(p instanceof com.github.javaparser.ast.body.CallableDeclaration<?>);
+                p = p.getParentNode().orElse(null)) {
+            if ((p instanceof com.github.javaparser.ast.stmt.ForStmt || p instanceof com.github.javaparser.ast.stmt.ForEachStmt
+                    || p instanceof com.github.javaparser.ast.stmt.WhileStmt || p instanceof com.github.javaparser.ast.stmt.DoStmt)
+                    && a.isDescendantOf(p)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A repository/mapper method declared {@code void} for a conditional UPDATE/DELETE: the count is lost there. */

@@ -26,11 +26,14 @@ import java.util.Set;
  * @param valueParameters call arguments holding absolute SET values (positional parameters)
  * @param valueNames    named parameters holding absolute SET values ({@code :likes}, {@code #{q}})
  * @param lockDetail    advisory locks, unordered multi-row locks, locks that never wait
+ * @param endState      for UPDATE: a statement the framework builds from the call ({@code MyBatisPlus}) whose
+ *                      guards only exclude the state it writes ({@link SqlFacts#endState()}); a declared
+ *                      statement's is read from the declaration instead
  */
 public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
         ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
         boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
-        List<String> valueNames, LockDetail lockDetail) {
+        List<String> valueNames, LockDetail lockDetail, boolean endState) {
 
     public enum Kind {
         READ, INSERT, UPDATE, DELETE,
@@ -42,6 +45,14 @@ public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String ta
 
     public DbOp {
         lockDetail = lockDetail == null ? LockDetail.NONE : lockDetail;
+    }
+
+    public DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
+            ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
+            boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
+            List<String> valueNames, LockDetail lockDetail) {
+        this(call, end, kind, table, entity, shape, keyColumns, conditional, selfRelative, locked, upsert, describe,
+                location, via, valueParameters, valueNames, lockDetail, false);
     }
 
     /** The statement takes an advisory lock. */
@@ -57,7 +68,7 @@ public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String ta
     /** The same read, taking a row lock (a pessimistic lock mode set on the query). */
     public DbOp locking() {
         return new DbOp(call, end, kind, table, entity, shape, keyColumns, conditional, selfRelative, true, upsert,
-                describe, location, via, valueParameters, valueNames, lockDetail);
+                describe, location, via, valueParameters, valueNames, lockDetail, endState);
     }
 
     public boolean isWrite() {

@@ -777,7 +777,7 @@ public final class DbOpClassifier {
         }
         return new DbOp(op.call(), op.end(), op.kind(), op.table(), op.entity(), op.shape(), op.keyColumns(),
                 op.conditional(), op.selfRelative(), true, op.upsert(), op.describe(), op.location(), op.via(),
-                op.valueParameters(), op.valueNames(), op.lockDetail());
+                op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState());
     }
 
     dev.racelint.analyzer.finding.CodeLocation location(MethodCallExpr call) {

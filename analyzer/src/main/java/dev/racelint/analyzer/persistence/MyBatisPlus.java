@@ -382,7 +382,7 @@ final class MyBatisPlus {
                 : op.describe();
         return new DbOp(op.call(), op.end(), kind, op.table(), op.entity(), shape, keys, conditional,
                 !statement.equals("SAVE") && op.selfRelative(), op.locked(), false, describe, op.location(), null,
-                List.copyOf(values), List.of(), op.lockDetail());
+                List.copyOf(values), List.of(), op.lockDetail(), conditional && facts.endState());
     }
 
     /** The WHERE a wrapper builds, as SQL. */
@@ -571,9 +571,63 @@ final class MyBatisPlus {
         return text.filter(t -> t.matches("[A-Za-z_][A-Za-z0-9_.`]*")).map(t -> unquote(t).toLowerCase(Locale.ROOT));
     }
 
-    /** How a compared or assigned value is written: a literal when it is a constant, else a parameter. */
+    /**
+     * How a compared or assigned value is written: a constant as its literal when its value is known
+     * (a literal, a static final field initialised with one, an enum constant as its own quoted name),
+     * so the SQL model can tell {@code set(state, FAIL)} from {@code eq(state, ING)}; a constant of
+     * unknown value ({@code Status.UNPAID.getValue()}) as a bare word, which still guards but
+     * equals no literal; else a parameter.
+     */
     private String value(Expression e) {
-        return constant(strip(e), 0) ? "1" : "?";
+        if (!constant(strip(e), 0)) {
+            return "?";
+        }
+        return literalOf(strip(e), 0).orElse("racelint_constant");
+    }
+
+    /** The SQL literal of a constant expression whose value the source states, or none. */
+    private Optional<String> literalOf(Expression e, int depth) {
+        if (depth > 4) {
+            return Optional.empty();
+        }
+        e = strip(e);
+        if (e instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr i) {
+            return i.asNumber() instanceof Integer n ? Optional.of(Integer.toString(n)) : Optional.empty();
+        }
+        if (e instanceof com.github.javaparser.ast.expr.LongLiteralExpr l) {
+            return Optional.of(Long.toString(l.asNumber().longValue()));
+        }
+        if (e instanceof StringLiteralExpr str && !str.asString().contains("'")) {
+            return Optional.of("'" + str.asString() + "'");
+        }
+        if (e instanceof com.github.javaparser.ast.expr.BooleanLiteralExpr b) {
+            return Optional.of(b.getValue() ? "TRUE" : "FALSE");
+        }
+        TypeInfo owner = null;
+        String name = null;
+        if (e instanceof FieldAccessExpr f && (f.getScope() instanceof NameExpr || f.getScope() instanceof FieldAccessExpr)) {
+            TypeRef type = index.resolveTypeName(f.getScope().toString(), f, index.fileOf(f));
+            name = f.getNameAsString();
+            owner = type.isProject() && staticField(type.project(), name) ? type.project() : null;
+        } else if (e instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) == null) {
+            name = n.getNameAsString();
+            for (TypeInfo t = index.enclosingType(n); t != null && owner == null; t = t.outer()) {
+                if (staticField(t, name)) {
+                    owner = t;
+                }
+            }
+        }
+        if (owner == null) {
+            return Optional.empty();
+        }
+        if (owner.declaration() instanceof EnumDeclaration en) {
+            String constantName = name;
+            if (en.getEntries().stream().anyMatch(c -> c.getNameAsString().equals(constantName))) {
+                return Optional.of("'" + owner.qualifiedName() + "." + name + "'");
+            }
+        }
+        VariableDeclarator v = owner.fieldDeclarator(name);
+        return v == null || v.getInitializer().isEmpty() ? Optional.empty() : literalOf(v.getInitializer().get(), depth + 1);
     }
 
     /**

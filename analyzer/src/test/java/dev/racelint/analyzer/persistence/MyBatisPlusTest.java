@@ -74,6 +74,10 @@ class MyBatisPlusTest {
                     w.eq(PayOrder::getMchOrderNo, no);
                     return count(w);
                 }
+                public boolean retouch(String id) {
+                    return update(new LambdaUpdateWrapper<PayOrder>().set(PayOrder::getState, PayOrder.STATE_ING)
+                            .eq(PayOrder::getPayOrderId, id).eq(PayOrder::getState, (byte) 1));
+                }
                 public void create(PayOrder order) { save(order); }
                 public void chain(String id) {
                     lambdaUpdate().eq(PayOrder::getPayOrderId, id).set(PayOrder::getState, PayOrder.STATE_ING).update();
@@ -141,6 +145,14 @@ class MyBatisPlusTest {
         assertThat(op.table()).isEqualTo("t_pay_order");
         assertThat(op.conditional()).isTrue();
         assertThat(op.keyColumns()).containsExactly("pay_order_id");
+    }
+
+    @Test
+    void constantsKeepTheirValuesSoAMoveOutOfTheComparedStateIsAnEndStateWrite() {
+        assertThat(op("claim", "update").orElseThrow().endState()).isTrue(); // SET state = 2 WHERE state = 1
+        DbOp same = op("retouch", "update").orElseThrow(); // SET state = 1 WHERE state = 1: not out of it
+        assertThat(same.conditional()).isTrue();
+        assertThat(same.endState()).isFalse();
     }
 
     @Test
