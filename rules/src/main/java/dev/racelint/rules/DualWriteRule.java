@@ -118,6 +118,18 @@ public final class DualWriteRule implements Rule {
                 return true;
             }
         }
+        // a write through another call of that method (a status-update helper) counts the same: that
+        // method's own check reports the write and the publish, through writeElsewhere
+        for (CallEdge edge : context.transactions().graph().facts(method).calls()) {
+            if (edge.site() == toward || ExclusiveBranches.exclusive(edge.site(), toward)) {
+                continue;
+            }
+            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
+                if (op.item().isWrite() && !createsMissingRow(context, op)) {
+                    return true;
+                }
+            }
+        }
         return false;
     }
 
