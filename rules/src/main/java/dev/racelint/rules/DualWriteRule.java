@@ -21,6 +21,7 @@ import dev.racelint.analyzer.index.ExclusiveBranches;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
+import dev.racelint.analyzer.persistence.RowSweepers;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -59,6 +60,9 @@ public final class DualWriteRule implements Rule {
         }
         if (!context.reachability().mayReach(context.method(), "publish", DualWriteRule::isPublish, publishCalls)) {
             return; // no publish within reach: nothing below can report
+        }
+        if (rowIsSwept(context, ops)) {
+            return; // the row is written in a state a scheduled job selects and redoes: the row is the outbox
         }
         var facts = context.transactions().graph().facts(context.method());
         RuleDescriptor rule = descriptor();
@@ -116,6 +120,40 @@ public final class DualWriteRule implements Rule {
         for (DbOp op : context.persistence().ops(method)) {
             if (op.isWrite() && op.call() != toward && !ExclusiveBranches.exclusive(op.call(), toward)) {
                 return true;
+            }
+        }
+        // a write through another call of that method (a status-update helper) counts the same: that
+        // method's own check reports the write and the publish, through writeElsewhere
+        for (CallEdge edge : context.transactions().graph().facts(method).calls()) {
+            if (edge.site() == toward || ExclusiveBranches.exclusive(edge.site(), toward)) {
+                continue;
+            }
+            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
+                if (op.item().isWrite() && !createsMissingRow(context, op)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Does the flow write a row in a state that a scheduled job selects (a sweeper that redoes the
+     * work of every row left in that state)? Then a lost publish is redone from the committed row.
+     */
+    private static boolean rowIsSwept(MethodContext context, List<DbOp> ops) {
+        RowSweepers sweepers = RowSweepers.of(context.persistence(), context.handlers());
+        var index = context.persistence().index();
+        for (DbOp op : ops) {
+            if (sweepers.sweepsStateWrittenBy(index, op)) {
+                return true;
+            }
+        }
+        for (CallEdge edge : context.transactions().graph().facts(context.method()).calls()) {
+            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
+                if (sweepers.sweepsStateWrittenBy(index, op.item())) {
+                    return true;
+                }
             }
         }
         return false;

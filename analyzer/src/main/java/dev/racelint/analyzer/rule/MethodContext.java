@@ -111,6 +111,11 @@ public final class MethodContext {
     }
 
     /** What this method reaches through calls on its own thread. */
+    /** Entry points of every method (a rule asking about another method, e.g. the scheduled jobs). */
+    public HandlerModel handlers() {
+        return handlers;
+    }
+
     public Reachability reachability() {
         return reachability;
     }
