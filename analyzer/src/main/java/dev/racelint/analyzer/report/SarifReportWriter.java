@@ -24,6 +24,7 @@ import com.contrastsecurity.sarif.ThreadFlow;
 import com.contrastsecurity.sarif.ThreadFlowLocation;
 import com.contrastsecurity.sarif.Tool;
 import com.contrastsecurity.sarif.ToolComponent;
+import com.contrastsecurity.sarif.VersionControlDetails;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -99,6 +100,20 @@ public final class SarifReportWriter implements ReportWriter {
     @Override
     public void write(ScanReport report, Writer out) throws IOException {
         JsonSupport.write(WRITER, toSarif(report), out);
+    }
+
+    /** The commit the scan read, mapped to the source root (GitHub links results to it). */
+    private static LinkedHashSet<VersionControlDetails> provenance(GitProvenance.Provenance git) {
+        VersionControlDetails details = new VersionControlDetails();
+        details.setRepositoryUri(git.repository());
+        details.setRevisionId(git.revision());
+        if (git.branch() != null) {
+            details.setBranch(git.branch());
+        }
+        ArtifactLocation mappedTo = new ArtifactLocation();
+        mappedTo.setUriBaseId(SRCROOT);
+        details.setMappedTo(mappedTo);
+        return new LinkedHashSet<>(List.of(details));
     }
 
     /** The SARIF log as java-sarif objects, before serialisation. */
@@ -193,6 +208,7 @@ public final class SarifReportWriter implements ReportWriter {
         run.setTool(tool);
         run.setInvocations(new ArrayList<>(List.of(invocation)));
         run.setOriginalUriBaseIds(baseIds);
+        GitProvenance.of(root).ifPresent(git -> run.setVersionControlProvenance(provenance(git)));
         run.setResults(results);
         String category = automationId(report.sarifCategory());
         if (category != null) {
