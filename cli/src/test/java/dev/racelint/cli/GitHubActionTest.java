@@ -39,7 +39,17 @@ class GitHubActionTest {
         for (JsonNode step : action.path("runs").path("steps")) {
             uses.add(step.path("uses").asText(step.path("id").asText("")));
         }
-        assertThat(uses).containsSubsequence("actions/setup-java@v4", "scan", "github/codeql-action/upload-sarif@v3", "");
+        assertThat(uses).containsSubsequence("java", "actions/setup-java@v4", "build-key", "actions/cache@v4", "scan",
+                "github/codeql-action/upload-sarif@v4", "");
+        JsonNode setupJava = null;
+        for (JsonNode step : action.path("runs").path("steps")) {
+            if (step.path("uses").asText().startsWith("actions/setup-java")) {
+                setupJava = step;
+            }
+        }
+        assertThat(setupJava.path("if").asText()).as("Java is installed only when the runner has no Java 17+")
+                .contains("steps.java.outputs.home == ''");
+        assertThat(setupJava.path("with").has("cache")).as("setup-java cannot hash the action's files").isFalse();
     }
 
     @Test
@@ -101,6 +111,74 @@ class GitHubActionTest {
                 .contains("exit-code=0");
     }
 
+    /** A fake JDK whose java prints the version line {@code java -version} prints. */
+    private Path jdk(String name, String version) throws IOException {
+        Path java = Files.createDirectories(dir.resolve("jdks").resolve(name).resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/usr/bin/env bash\necho 'openjdk version \"" + version + "\" 2025-04-15' >&2\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return java.getParent().getParent();
+    }
+
+    @Test
+    void racelintRunsOnAJava17OfTheRunnerAndTheJobKeepsItsOwnJava() throws Exception {
+        Path java11 = jdk("11", "11.0.2");
+        Path java8 = jdk("8", "1.8.0_402");
+        Path java17 = jdk("17", "17.0.15");
+        Path java21 = jdk("21", "21");
+        Files.createDirectories(dir.resolve("repo"));
+
+        Step hosted = runStep("java", Map.of("JAVA_HOME", java11.toString(), "JAVA_HOME_8_X64", java8.toString(),
+                "JAVA_HOME_17_X64", java17.toString(), "JAVA_HOME_21_X64", java21.toString()));
+        assertThat(hosted.outputs()).as(hosted.log()).contains("home=" + java21 + "\n", "caller-java-home=" + java11 + "\n");
+
+        Step callers = runStep("java", Map.of("JAVA_HOME", java17.toString(), "JAVA_HOME_21_X64", java21.toString()));
+        assertThat(callers.outputs()).as("the caller's own Java 17+ comes first").contains("home=" + java17 + "\n");
+
+        Step none = runStep("java", Map.of("JAVA_HOME", java11.toString(), "JAVA_HOME_8_X64", java8.toString()));
+        assertThat(none.outputs()).as("no Java 17+: setup-java installs one").contains("home=\n");
+
+        Sources.write(dir, "repo/src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Step scan = runScanStep(Map.of("RACELINT_FAIL_ON", "none", "JAVA_HOME", java11.toString(),
+                "RACELINT_JAVA_HOME", java17.toString()));
+        assertThat(scan.log()).as("the launcher gets racelint's Java").contains("launcher JAVA_HOME=" + java17);
+    }
+
+    @Test
+    void theBuiltJarIsKeptInTheCacheFolderAndRestoredFromIt() throws Exception {
+        Sources.write(dir, "repo/src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Path cache = dir.resolve("cache");
+        Path jar = dir.resolve("action/cli/target/racelint.jar");
+        Files.createDirectories(jar.getParent());
+        Files.writeString(jar, "built");
+        Step first = runScanStep(Map.of("RACELINT_FAIL_ON", "none", "RACELINT_JAR_CACHE", cache.toString()));
+        assertThat(first.exitCode()).as(first.log()).isZero();
+        assertThat(cache.resolve("racelint.jar")).as("saved for the next run").hasContent("built");
+
+        Files.delete(jar);
+        Files.writeString(cache.resolve("racelint.jar"), "cached");
+        Step second = runScanStep(Map.of("RACELINT_FAIL_ON", "none", "RACELINT_JAR_CACHE", cache.toString()));
+        assertThat(second.exitCode()).as(second.log()).isZero();
+        assertThat(jar).as("restored where the launcher looks").hasContent("cached");
+    }
+
+    @Test
+    void theBuildKeyChangesWithTheActionsSourcesOnly() throws Exception {
+        Path action = Files.createDirectories(dir.resolve("action"));
+        Files.createDirectories(action.resolve("cli/src/main/java"));
+        Files.createDirectories(dir.resolve("repo"));
+        Files.writeString(action.resolve("pom.xml"), "<project/>");
+        Files.writeString(action.resolve("cli/src/main/java/A.java"), "class A {}");
+        String key = runStep("build-key", Map.of()).outputs();
+        assertThat(key).containsPattern("key=racelint-jar-Linux-[0-9a-f]{32}\n");
+
+        Files.createDirectories(action.resolve("cli/target"));
+        Files.writeString(action.resolve("cli/target/racelint.jar"), "jar");
+        assertThat(runStep("build-key", Map.of()).outputs()).as("build output is not a source").isEqualTo(key);
+
+        Files.writeString(action.resolve("cli/src/main/java/A.java"), "class A { int x; }");
+        assertThat(runStep("build-key", Map.of()).outputs()).as("a changed source").isNotEqualTo(key);
+    }
+
     private static void git(Path repo, String... args) throws Exception {
         Sources.git(repo, args);
     }
@@ -108,17 +186,21 @@ class GitHubActionTest {
     private record Step(int exitCode, String outputs, String log) {}
 
     private Step runScanStep(Map<String, String> inputs) throws Exception {
+        return runStep("scan", inputs);
+    }
+
+    private Step runStep(String id, Map<String, String> inputs) throws Exception {
         String script = null;
         for (JsonNode step : yaml().path("runs").path("steps")) {
-            if (step.path("id").asText().equals("scan")) {
+            if (step.path("id").asText().equals(id)) {
                 script = step.path("run").asText();
             }
         }
-        assertThat(script).as("the action has a step with id 'scan'").isNotNull();
+        assertThat(script).as("the action has a step with id '" + id + "'").isNotNull();
         // The action runs its own launcher; here the launcher runs the classes under test.
         Path actionPath = Files.createDirectories(dir.resolve("action"));
         Path launcher = actionPath.resolve("racelint");
-        Files.writeString(launcher, "#!/usr/bin/env bash\nexec \"" + javaBin() + "\" -cp \""
+        Files.writeString(launcher, "#!/usr/bin/env bash\necho \"launcher JAVA_HOME=$JAVA_HOME\" >&2\nexec \"" + javaBin() + "\" -cp \""
                 + System.getProperty("java.class.path") + "\" " + RacelintCommand.class.getName() + " \"$@\"\n");
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path outputs = dir.resolve("github-output");
@@ -136,6 +218,10 @@ class GitHubActionTest {
         env.put("RACELINT_DIFF_BASE", "");
         env.put("RACELINT_CONFIG_FROM_BASE", "auto");
         env.put("GITHUB_EVENT_NAME", "push");
+        env.put("RUNNER_OS", "Linux");
+        env.put("RACELINT_JAVA_HOME", "");
+        env.put("RACELINT_JAR_CACHE", "");
+        env.keySet().removeIf(name -> name.startsWith("JAVA_HOME"));
         env.putAll(inputs);
         Process p = pb.start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
