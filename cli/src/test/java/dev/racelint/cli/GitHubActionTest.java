@@ -179,6 +179,38 @@ class GitHubActionTest {
         assertThat(runStep("build-key", Map.of()).outputs()).as("a changed source").isNotEqualTo(key);
     }
 
+    @Test
+    void atAReleaseTagTheReleasedJarIsUsedWhenItsChecksumMatches() throws Exception {
+        Files.createDirectories(dir.resolve("repo"));
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path served = Files.createDirectories(dir.resolve("served"));
+        Files.writeString(served.resolve("racelint-1.2.3.jar"), "released jar");
+        // a fake curl serving files from "served", named by the URL's last segment
+        Files.writeString(bin.resolve("curl"), "#!/usr/bin/env bash\nout=''; url=''\n"
+                + "while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift 2;; -*) shift;; *) url=$1; shift;; esac; done\n"
+                + "echo \"$url\" >> '" + dir.resolve("urls") + "'\n"
+                + "cp '" + served + "'/\"${url##*/}\" \"$out\"\n");
+        Files.setPosixFilePermissions(bin.resolve("curl"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> env = Map.of("RACELINT_REF", "v1.2.3", "RACELINT_REPOSITORY", "racelint/racelint",
+                "PATH", bin + ":" + System.getenv("PATH"));
+        Path jar = dir.resolve("action/cli/target/racelint.jar");
+
+        Files.writeString(served.resolve("racelint-1.2.3.jar.sha256"), "0".repeat(64) + "  racelint-1.2.3.jar\n");
+        Step tampered = runStep("release-jar", env);
+        assertThat(tampered.exitCode()).as(tampered.log()).isZero();
+        assertThat(jar).as("a checksum mismatch: built instead").doesNotExist();
+
+        Process sum = new ProcessBuilder("sha256sum", "racelint-1.2.3.jar").directory(served.toFile()).start();
+        String line = new String(sum.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        sum.waitFor();
+        Files.writeString(served.resolve("racelint-1.2.3.jar.sha256"), line);
+        Step released = runStep("release-jar", env);
+        assertThat(released.log()).contains("using the released jar");
+        assertThat(jar).hasContent("released jar");
+        assertThat(Files.readAllLines(dir.resolve("urls")))
+                .contains("https://github.com/racelint/racelint/releases/download/v1.2.3/racelint-1.2.3.jar");
+    }
+
     private static void git(Path repo, String... args) throws Exception {
         Sources.git(repo, args);
     }
