@@ -72,7 +72,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     @Parameter(property = "racelint.baseline")
     protected File baseline;
 
-    /** Report files to write: a comma-separated list of {@code sarif}, {@code json}, {@code text}. */
+    /** Report files to write: a comma-separated list of {@code sarif}, {@code json}, {@code text}, {@code html}. */
     @Parameter(property = "racelint.outputFormats", defaultValue = "sarif")
     protected String outputFormats;
 
@@ -84,7 +84,12 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     @Parameter(property = "racelint.sarifCategory")
     protected String sarifCategory;
 
-    /** Where the report files ({@code racelint.sarif}, {@code racelint.json}, {@code racelint.txt}) go. */
+    /**
+     * Where the report files ({@code racelint.sarif}, {@code racelint.json}, {@code racelint.txt},
+     * {@code racelint.html}) go. A folder outside the module's build directory is taken to be shared
+     * by the modules of the build: there each file is named after its module,
+     * {@code racelint-<artifactId>.sarif}, so that no module overwrites another's.
+     */
     @Parameter(property = "racelint.outputDirectory", defaultValue = "${project.build.directory}")
     protected File outputDirectory;
 
@@ -216,7 +221,8 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
 
         List<Path> written;
         try {
-            written = ModuleScan.writeReports(report, outputDirectory.toPath(), formats);
+            written = ModuleScan.writeReports(report, outputDirectory.toPath(), formats,
+                    sharedOutputDirectory() ? project.getArtifactId() : null);
         } catch (IOException e) {
             throw new MojoExecutionException("racelint: cannot write the report to " + outputDirectory + ": " + e, e);
         }
@@ -373,6 +379,15 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         Path base = project.getBasedir() == null ? null : project.getBasedir().toPath().toAbsolutePath().normalize();
         Path abs = file.toAbsolutePath().normalize();
         return base != null && abs.startsWith(base) ? base.relativize(abs).toString().replace('\\', '/') : abs.toString();
+    }
+
+    /** True when the output folder lies outside this module's build directory (so other modules may write there too). */
+    boolean sharedOutputDirectory() {
+        if (project.getBuild() == null || project.getBuild().getDirectory() == null) {
+            return false;
+        }
+        Path build = Path.of(project.getBuild().getDirectory()).toAbsolutePath().normalize();
+        return !outputDirectory.toPath().toAbsolutePath().normalize().startsWith(build);
     }
 
     static String blankToNull(String text) {

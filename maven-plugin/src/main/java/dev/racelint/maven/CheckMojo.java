@@ -28,6 +28,13 @@ public class CheckMojo extends AbstractRacelintMojo {
     private String failOn;
 
     /**
+     * The switch other analysers' plugins offer (checkstyle, pmd, spotbugs): {@code false} never
+     * fails the build (as {@code failOn=none}), {@code true} fails it at {@code failOn}. Unset by default.
+     */
+    @Parameter(property = "racelint.failOnViolation")
+    private Boolean failOnViolation;
+
+    /**
      * How many findings at or above {@code failOn} are tolerated: the build fails only when there
      * are more.
      */
@@ -37,6 +44,9 @@ public class CheckMojo extends AbstractRacelintMojo {
     @Override
     protected FailOn failOn() throws MojoExecutionException {
         FailOn parsed = FailOn.parse(failOn);
+        if (parsed != null && Boolean.FALSE.equals(failOnViolation)) {
+            return FailOn.NONE;
+        }
         if (parsed == null) {
             throw new MojoExecutionException("racelint: failOn (racelint.failOn) must be error, warning, note or none, not '"
                     + failOn + "'");
@@ -62,7 +72,10 @@ public class CheckMojo extends AbstractRacelintMojo {
             }
             return;
         }
-        String where = written.isEmpty() ? "" : "; see " + shown(written.get(0));
+        // the text report is the one to read in a terminal; its absolute path works from any folder
+        Path readable = written.stream().filter(p -> p.getFileName().toString().endsWith(".txt")).findFirst()
+                .orElse(written.isEmpty() ? null : written.get(0));
+        String where = readable == null ? "" : "; see " + readable.toAbsolutePath().normalize();
         throw new MojoFailureException("racelint found " + verdict.counted() + " finding" + (verdict.counted() == 1 ? "" : "s")
                 + " at or above " + verdict.failOn()
                 + (verdict.allowed() > 0 ? " (maxAllowedViolations is " + verdict.allowed() + ")" : "")

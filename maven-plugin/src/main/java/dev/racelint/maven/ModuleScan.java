@@ -133,13 +133,22 @@ final class ModuleScan {
 
     /** Writes each report file into {@code directory} (created when missing); returns the files written. */
     static List<Path> writeReports(ScanReport report, Path directory, Set<OutputFormat> formats) throws IOException {
+        return writeReports(report, directory, formats, null);
+    }
+
+    /**
+     * Writes each format into {@code directory}; with {@code module} non-null the file names carry it
+     * ({@code racelint-<module>.sarif}), for a folder that several modules share.
+     */
+    static List<Path> writeReports(ScanReport report, Path directory, Set<OutputFormat> formats, String module)
+            throws IOException {
         List<Path> written = new ArrayList<>();
         if (formats.isEmpty()) {
             return written;
         }
         Files.createDirectories(directory);
         for (OutputFormat format : formats) {
-            Path target = directory.resolve(format.fileName);
+            Path target = directory.resolve(format.fileName(module));
             writeAtomically(target, w -> format.writer().write(report, w));
             written.add(target);
         }

@@ -1,5 +1,6 @@
 package dev.racelint.maven;
 
+import dev.racelint.analyzer.report.HtmlReportWriter;
 import dev.racelint.analyzer.report.JsonReportWriter;
 import dev.racelint.analyzer.report.ReportWriter;
 import dev.racelint.analyzer.report.SarifReportWriter;
@@ -14,10 +15,18 @@ import java.util.stream.Collectors;
 
 /** The report files the plugin can write into {@code outputDirectory}. */
 enum OutputFormat {
-    SARIF("racelint.sarif"), JSON("racelint.json"), TEXT("racelint.txt");
+    SARIF("racelint.sarif"), JSON("racelint.json"), TEXT("racelint.txt"), HTML("racelint.html");
 
     /** The file name in the output directory. */
     final String fileName;
+
+    /**
+     * The file name in a folder that several modules write to: {@code racelint-<artifactId>.sarif},
+     * so that no module overwrites another's report.
+     */
+    String fileName(String module) {
+        return module == null ? fileName : fileName.replace("racelint.", "racelint-" + module + ".");
+    }
 
     OutputFormat(String fileName) {
         this.fileName = fileName;
@@ -28,6 +37,7 @@ enum OutputFormat {
             case SARIF -> new SarifReportWriter();
             case JSON -> new JsonReportWriter();
             case TEXT -> new TextReportWriter(false);
+            case HTML -> new HtmlReportWriter();
         };
     }
 

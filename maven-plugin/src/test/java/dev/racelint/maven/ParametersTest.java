@@ -54,8 +54,45 @@ class ParametersTest {
                 OutputFormat.SARIF, OutputFormat.TEXT);
         assertThat(OutputFormat.parseList("")).isEmpty();
         assertThat(OutputFormat.parseList("none")).isEmpty();
-        assertThatThrownBy(() -> OutputFormat.parseList("sarif,html"))
-                .hasMessage("unknown output format 'html' in outputFormats (racelint.outputFormats); valid formats: sarif, json, text");
+        assertThat(OutputFormat.parseList("html,sarif")).containsExactly(OutputFormat.HTML, OutputFormat.SARIF);
+        assertThat(OutputFormat.HTML.writer()).isInstanceOf(dev.racelint.analyzer.report.HtmlReportWriter.class);
+        assertThatThrownBy(() -> OutputFormat.parseList("sarif,pdf"))
+                .hasMessage("unknown output format 'pdf' in outputFormats (racelint.outputFormats); valid formats: sarif, json, text, html");
+    }
+
+    @Test
+    void aSharedOutputFolderGetsOneFileNamePerModule() throws Exception {
+        assertThat(OutputFormat.SARIF.fileName(null)).isEqualTo("racelint.sarif");
+        assertThat(OutputFormat.HTML.fileName("shop-api")).isEqualTo("racelint-shop-api.html");
+
+        CheckMojo mojo = new CheckMojo();
+        org.apache.maven.project.MavenProject project = new org.apache.maven.project.MavenProject();
+        project.getBuild().setDirectory("/build/shop/api/target");
+        mojo.project = project;
+        mojo.outputDirectory = new java.io.File("/build/shop/api/target/reports");
+        assertThat(mojo.sharedOutputDirectory()).as("inside the module's build folder").isFalse();
+        mojo.outputDirectory = new java.io.File("/build/shop/target/racelint");
+        assertThat(mojo.sharedOutputDirectory()).as("the reactor's folder").isTrue();
+    }
+
+    @Test
+    void failOnViolationFalseNeverFailsAndTrueKeepsFailOn() throws Exception {
+        CheckMojo mojo = new CheckMojo();
+        set(mojo, "failOn", "warning");
+        assertThat(mojo.failOn()).isEqualTo(FailOn.WARNING);
+        set(mojo, "failOnViolation", Boolean.FALSE);
+        assertThat(mojo.failOn()).isEqualTo(FailOn.NONE);
+        set(mojo, "failOnViolation", Boolean.TRUE);
+        assertThat(mojo.failOn()).isEqualTo(FailOn.WARNING);
+        set(mojo, "failOn", "fatal");
+        set(mojo, "failOnViolation", Boolean.FALSE);
+        assertThatThrownBy(mojo::failOn).as("a wrong failOn is still reported").hasMessageContaining("'fatal'");
+    }
+
+    private static void set(Object target, String field, Object value) throws Exception {
+        java.lang.reflect.Field f = target.getClass().getDeclaredField(field);
+        f.setAccessible(true);
+        f.set(target, value);
     }
 
     @Test
