@@ -85,7 +85,9 @@ final class AnalysisInput {
 
     @Option(names = "--config", paramLabel = "FILE", showDefaultValue = Visibility.NEVER,
             description = "Project configuration (rules, levels, excludes, your own API wrappers; see 'racelint "
-                    + "init'). Default: racelint.yml or .racelint.yml in the first PATH, if there is one.")
+                    + "init'). Default: racelint.yml or .racelint.yml in the first PATH or, the nearest first, in a "
+                    + "folder above it up to the source root (a repository's root racelint.yml applies to a "
+                    + "scan of one of its modules).")
     Path configFile;
 
     @Option(names = "--no-config", description = "Ignore racelint.yml.")
@@ -164,7 +166,7 @@ final class AnalysisInput {
         }
         Path file = configFile;
         if (file == null) {
-            file = ProjectConfig.find(scanned.get(0)).orElse(null);
+            file = ProjectConfig.findUpwards(scanned.get(0), sourceRootFolder).orElse(null);
             if (file == null) {
                 return null;
             }
@@ -190,8 +192,8 @@ final class AnalysisInput {
     /**
      * racelint.yml as it is at the diff's base revision, read from git (the work tree's copy, which
      * the change may have edited or deleted, is not looked at): the {@code --config} file's path, else
-     * the first of {@link ProjectConfig#FILE_NAMES} the base has in the first PATH's folder. Null when
-     * the base has none.
+     * the first of {@link ProjectConfig#FILE_NAMES} the base has in the first PATH's folder or, the
+     * nearest first, in a folder above it up to the source root. Null when the base has none.
      *
      * @throws ProjectConfig.ConfigException for a config that does not read, at file:line "at REF"
      * @throws java.io.IOException when git cannot show the file (outside the work tree, a link...)
@@ -204,9 +206,18 @@ final class AnalysisInput {
         if (configFile != null) {
             candidates.add(configFile.toAbsolutePath().normalize());
         } else {
+            // the folders the work tree's lookup walks (ProjectConfig.findUpwards), nearest first
             Path dir = checkedPaths().get(0).toAbsolutePath().normalize();
-            Path folder = Files.isDirectory(dir) ? dir : dir.getParent();
-            ProjectConfig.FILE_NAMES.forEach(name -> candidates.add(folder.resolve(name)));
+            Path top = checkedSourceRoot() != null ? checkedSourceRoot().toAbsolutePath().normalize()
+                    : SourceRoots.forScannedPath(checkedPaths().get(0));
+            for (Path folder = Files.isDirectory(dir) ? dir : dir.getParent(); folder != null;
+                    folder = folder.getParent()) {
+                Path at = folder;
+                ProjectConfig.FILE_NAMES.forEach(name -> candidates.add(at.resolve(name)));
+                if (!folder.startsWith(top) || folder.equals(top)) {
+                    break;
+                }
+            }
         }
         for (Path candidate : candidates) {
             java.util.Optional<byte[]> text = base.atBase(candidate,
@@ -228,17 +239,12 @@ final class AnalysisInput {
 
     /** The API catalogue with the project's declared wrappers added. */
     static ApiCatalogue catalogue(ProjectConfig config) {
-        ApiCatalogue catalogue = ApiCatalogue.builtIn();
-        if (config != null) {
-            config.extend(catalogue);
-        }
-        return catalogue;
+        return ProjectConfig.catalogue(config);
     }
 
     /** The coverage summary's data, with the project's {@code coverage: inert:} types. */
     static dev.racelint.analyzer.coverage.CoverageCatalogue coverageCatalogue(ProjectConfig config) {
-        return config == null ? dev.racelint.analyzer.coverage.CoverageCatalogue.builtIn()
-                : dev.racelint.analyzer.coverage.CoverageCatalogue.withInert(config.inertTypes());
+        return ProjectConfig.coverageCatalogue(config);
     }
 
     private ParameterException usage(String message) {

@@ -3,6 +3,7 @@ package dev.racelint.maven;
 import dev.racelint.analyzer.RootLocale;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.baseline.Baseline;
+import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Level;
@@ -105,6 +106,18 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     @Parameter(property = "racelint.noCache", defaultValue = "false")
     protected boolean noCache;
 
+    /**
+     * The project configuration (rules on/off and levels, excludes, declared APIs, limits), the same
+     * file the command line reads. Default: {@code racelint.yml} (or {@code .racelint.yml}) in the
+     * module's folder or, the nearest first, in a folder above it up to the reactor's root.
+     */
+    @Parameter(property = "racelint.config")
+    protected File configFile;
+
+    /** Ignore racelint.yml. */
+    @Parameter(property = "racelint.noConfig", defaultValue = "false")
+    protected boolean noConfig;
+
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     protected MavenProject project;
 
@@ -162,9 +175,15 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
             throw new MojoExecutionException("racelint: " + e.getMessage());
         }
         RuleRegistry registry = RuleRegistry.load(AbstractRacelintMojo.class.getClassLoader());
+        ProjectConfig config = readConfig(registry);
         Set<String> ruleIds;
         try {
-            ruleIds = RuleSelection.resolve(registry, rules, disabledRules);
+            // as on the command line: racelint.yml's "off" rules are left out unless rules are named here
+            List<String> off = new ArrayList<>(disabledRules == null ? List.of() : disabledRules);
+            if (config != null && (rules == null || rules.isEmpty())) {
+                off.addAll(config.disabledRules());
+            }
+            ruleIds = RuleSelection.resolve(registry, rules, off);
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException("racelint: " + e.getMessage());
         }
@@ -194,7 +213,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         ModuleScan.Request request = new ModuleScan.Request(own, context, includeTests,
                 excludes == null ? List.of() : excludes, classpath, ruleIds, sourceRoot, accepted,
                 blankToNull(sarifCategory), toolVersion(), Runtime.getRuntime().availableProcessors(),
-                noCache || cacheDirectory == null ? null : cacheDirectory.toPath());
+                noCache || cacheDirectory == null ? null : cacheDirectory.toPath(), config);
         ModuleScan.Outcome outcome;
         try {
             outcome = ModuleScan.run(request, registry);
@@ -307,6 +326,30 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         MavenProject top = session.getTopLevelProject();
         File base = top != null && top.getBasedir() != null ? top.getBasedir() : project.getBasedir();
         return SourceRoots.forScannedPath(base.toPath());
+    }
+
+    /** racelint.yml, read and checked (a problem fails the goal naming file:line), or null. */
+    private ProjectConfig readConfig(RuleRegistry registry) throws MojoExecutionException {
+        if (noConfig) {
+            return null;
+        }
+        Path root = reportRoot();
+        if (configFile != null && !Files.isRegularFile(configFile.toPath())) {
+            throw new MojoExecutionException("racelint: the config file does not exist: " + configFile
+                    + " (configFile / racelint.config)");
+        }
+        try {
+            ProjectConfig config = ModuleScan.readConfig(project.getBasedir().toPath(), root,
+                    configFile == null ? null : configFile.toPath(), registry);
+            if (config != null) {
+                getLog().info("racelint: " + config.describe(root));
+            }
+            return config;
+        } catch (ProjectConfig.ConfigException e) {
+            throw new MojoExecutionException("racelint: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new MojoExecutionException("racelint: cannot read the config file: " + e, e);
+        }
     }
 
     private Baseline readBaseline() throws MojoExecutionException {

@@ -5,7 +5,7 @@ import dev.racelint.analyzer.AnalysisResult;
 import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
-import dev.racelint.analyzer.effects.ApiCatalogue;
+import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.report.AtomicReplace;
@@ -52,10 +52,20 @@ final class ModuleScan {
      * @param sarifCategory SARIF automationDetails.id, or null
      * @param toolVersion   racelint's version for the reports
      * @param threads       worker threads
+     * @param config        the project's racelint.yml (excludes, levels, declared APIs, limits), or null;
+     *                      the rules it turns off are already left out of {@code ruleIds}
      */
     record Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
             List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
-            String toolVersion, int threads, Path cacheDirectory) {
+            String toolVersion, int threads, Path cacheDirectory, ProjectConfig config) {
+
+        /** Without a racelint.yml. */
+        Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
+                List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
+                String toolVersion, int threads, Path cacheDirectory) {
+            this(ownRoots, contextRoots, includeTests, excludes, classpath, ruleIds, sourceRoot, baseline, sarifCategory,
+                    toolVersion, threads, cacheDirectory, null);
+        }
 
         /** Without a cache. */
         Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
@@ -99,10 +109,21 @@ final class ModuleScan {
     static Outcome run(Request request, RuleRegistry registry) {
         List<Path> paths = new ArrayList<>(request.ownRoots());
         paths.addAll(request.contextRoots());
-        AnalysisOptions options = new AnalysisOptions(paths, request.includeTests(), request.excludes(),
+        ProjectConfig config = request.config();
+        List<String> excludes = new ArrayList<>(request.excludes());
+        if (config != null) {
+            excludes.addAll(config.excludes());
+        }
+        AnalysisOptions options = new AnalysisOptions(paths, request.includeTests(), excludes,
                 request.classpath(), request.threads(), request.ruleIds(), AnalysisOptions.DEFAULT_MAX_FILE_BYTES,
                 request.sourceRoot(), request.cacheDirectory());
-        AnalysisResult all = new Analyzer(registry.rules(), ApiCatalogue.builtIn()).analyze(options, ProgressListener.NONE);
+        if (config != null) {
+            options = options.withLimits(config.limits(options.limits()));
+        }
+        // the command line's analysis, with the same catalogue and levels (ScanCommand)
+        AnalysisResult analysed = new Analyzer(registry.rules(), ProjectConfig.catalogue(config),
+                ProjectConfig.coverageCatalogue(config)).analyze(options, ProgressListener.NONE);
+        AnalysisResult all = config == null ? analysed : config.applyLevels(analysed);
 
         List<Path> own = request.ownRoots();
         List<Finding> findings = all.findings().stream().filter(f -> isUnder(f.primary().file(), own)).toList();
@@ -129,6 +150,26 @@ final class ModuleScan {
                 all.coverage());
         return new Outcome(report, all.filesAnalysed(), new LinkedHashMap<>(all.timingsMillis()), all.fromCache(),
                 all.treesFromCache());
+    }
+
+    /**
+     * The project's racelint.yml for a module in {@code moduleDir}: {@code explicit} when given, else
+     * the nearest one from the module's folder up to {@code root} (the reactor's root), as the command
+     * line finds it; read and checked against the installed rules. Null when there is none.
+     */
+    static ProjectConfig readConfig(Path moduleDir, Path root, Path explicit, RuleRegistry registry) throws IOException {
+        Path file = explicit != null ? explicit : ProjectConfig.findUpwards(moduleDir, root).orElse(null);
+        if (file == null) {
+            return null;
+        }
+        Path absolute = file.toAbsolutePath().normalize();
+        Path top = root.toAbsolutePath().normalize();
+        ProjectConfig config = absolute.startsWith(top)
+                ? ProjectConfig.read(file, top.relativize(absolute), List.of(top)) : ProjectConfig.read(file);
+        Set<String> known = new LinkedHashSet<>();
+        registry.descriptors().forEach(d -> known.add(d.id()));
+        config.checkRuleIds(known);
+        return config;
     }
 
     /** Writes each report file into {@code directory} (created when missing); returns the files written. */

@@ -197,7 +197,13 @@ class ModuleScanTest {
         List<Path> written = ModuleScan.writeReports(app.report(), out, EnumSet.allOf(OutputFormat.class));
 
         assertThat(written).containsExactly(out.resolve("racelint.sarif"), out.resolve("racelint.json"),
-                out.resolve("racelint.txt"));
+                out.resolve("racelint.txt"), out.resolve("racelint.html"));
+        assertThat(Files.readString(out.resolve("racelint.html"))).contains("<!DOCTYPE html>").contains("io-in-transaction");
+
+        List<Path> shared = ModuleScan.writeReports(app.report(), repo.resolve("target/racelint"),
+                EnumSet.of(OutputFormat.SARIF, OutputFormat.TEXT), "app");
+        assertThat(shared).as("a folder the modules share: names carry the module").containsExactly(
+                repo.resolve("target/racelint/racelint-app.sarif"), repo.resolve("target/racelint/racelint-app.txt"));
         String sarif = Files.readString(out.resolve("racelint.sarif"));
         SarifAssertions.assertSchemaValid(sarif);
         JsonNode run = new ObjectMapper().readTree(sarif).path("runs").path(0);

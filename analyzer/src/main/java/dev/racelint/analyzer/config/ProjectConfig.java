@@ -195,6 +195,31 @@ public final class ProjectConfig {
         return Optional.empty();
     }
 
+    /**
+     * The config file for a scan of {@code start}: the first folder from {@code start} up to and
+     * including {@code top} (the source root: the repository's root) that has one, so that a root
+     * {@code racelint.yml} also applies when one module or subfolder is scanned. Nothing above
+     * {@code top} is looked at (it lies outside the scanned tree); a {@code start} outside {@code top}
+     * is looked at alone.
+     */
+    public static Optional<Path> findUpwards(Path start, Path top) {
+        Path dir = start.toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir)) {
+            dir = dir.getParent();
+        }
+        Path stop = top == null ? dir : top.toAbsolutePath().normalize();
+        if (!dir.startsWith(stop)) {
+            return find(dir);
+        }
+        for (Path folder = dir; folder != null && folder.startsWith(stop); folder = folder.getParent()) {
+            Optional<Path> here = find(folder);
+            if (here.isPresent()) {
+                return here;
+            }
+        }
+        return Optional.empty();
+    }
+
     public Path file() {
         return file;
     }
@@ -310,6 +335,21 @@ public final class ProjectConfig {
             n.put("label", api.kind().label + ", declared in " + file.getFileName());
         }
         catalogue.loadDeclared(doc);
+    }
+
+    /** The built-in API catalogue with the wrappers {@code config} declares (null: none). */
+    public static ApiCatalogue catalogue(ProjectConfig config) {
+        ApiCatalogue catalogue = ApiCatalogue.builtIn();
+        if (config != null) {
+            config.extend(catalogue);
+        }
+        return catalogue;
+    }
+
+    /** The coverage summary's data, with the {@code coverage: inert:} types of {@code config} (null: none). */
+    public static dev.racelint.analyzer.coverage.CoverageCatalogue coverageCatalogue(ProjectConfig config) {
+        return config == null ? dev.racelint.analyzer.coverage.CoverageCatalogue.builtIn()
+                : dev.racelint.analyzer.coverage.CoverageCatalogue.withInert(config.inertTypes());
     }
 
     /** The result with the levels this file sets: on each finding and on the rule's metadata. */

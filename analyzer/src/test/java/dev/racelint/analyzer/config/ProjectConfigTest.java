@@ -146,4 +146,21 @@ class ProjectConfigTest {
         assertThatThrownBy(() -> ProjectConfig.read(file, SHOWN, List.of(tree)))
                 .hasMessage("racelint.yml:2: not valid UTF-8");
     }
+
+    @Test
+    void theNearestConfigFromTheScannedFolderUpToTheSourceRootIsFoundAndNothingAboveIt(@TempDir Path top) throws Exception {
+        Path repo = Files.createDirectories(top.resolve("repo"));
+        Path module = Files.createDirectories(repo.resolve("shop/api/src/main/java"));
+        Files.writeString(top.resolve("racelint.yml"), "rules: {}\n");
+        assertThat(ProjectConfig.findUpwards(module, repo)).as("above the source root: outside the tree").isEmpty();
+
+        Files.writeString(repo.resolve("racelint.yml"), "rules: {}\n");
+        assertThat(ProjectConfig.findUpwards(module, repo)).contains(repo.resolve("racelint.yml"));
+        Files.writeString(repo.resolve("shop/.racelint.yml"), "rules: {}\n");
+        assertThat(ProjectConfig.findUpwards(module, repo)).as("the nearest wins").contains(repo.resolve("shop/.racelint.yml"));
+        assertThat(ProjectConfig.findUpwards(repo.resolve("shop/api"), repo.resolve("shop/api")))
+                .as("the source root itself bounds the walk").isEmpty();
+        assertThat(ProjectConfig.findUpwards(top, repo)).as("a folder outside the source root is looked at alone")
+                .contains(top.resolve("racelint.yml"));
+    }
 }
