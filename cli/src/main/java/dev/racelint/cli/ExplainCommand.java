@@ -1,5 +1,6 @@
 package dev.racelint.cli;
 
+import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.rule.Rule;
 import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.rule.RuleIds;
@@ -56,7 +57,8 @@ final class ExplainCommand implements Callable<Integer> {
     String fingerprint;
 
     @picocli.CommandLine.Option(names = "--path", paramLabel = "PATH", defaultValue = ".",
-            description = "Where the finding is: the folder to scan for it (with --finding).")
+            description = "Where the finding is: the folder to scan for it (with --finding), with the racelint.yml "
+                    + "that scan reads for it.")
     java.nio.file.Path path;
 
     private Finding findFinding(RuleRegistry registry, Rule rule) {
@@ -67,11 +69,20 @@ final class ExplainCommand implements Callable<Integer> {
         if (!java.nio.file.Files.exists(path)) {
             throw new ParameterException(spec.commandLine(), "path does not exist: " + path);
         }
+        // the scan's own settings (racelint.yml found as scan finds it), so that every finding scan reports is found here
+        ProjectConfig config = config(registry);
+        java.util.List<String> excludes = config == null ? java.util.List.of() : config.excludes();
         dev.racelint.analyzer.AnalysisOptions options = new dev.racelint.analyzer.AnalysisOptions(java.util.List.of(path),
-                false, java.util.List.of(), java.util.List.of(), Runtime.getRuntime().availableProcessors(),
+                false, excludes, java.util.List.of(), Runtime.getRuntime().availableProcessors(),
                 java.util.Set.of(rule.descriptor().id()), dev.racelint.analyzer.AnalysisOptions.DEFAULT_MAX_FILE_BYTES, null);
+        if (config != null) {
+            options = options.withLimits(config.limits(options.limits()));
+        }
         dev.racelint.analyzer.AnalysisResult result = new dev.racelint.analyzer.Analyzer(registry.rules(),
-                dev.racelint.analyzer.effects.ApiCatalogue.builtIn()).analyze(options, dev.racelint.analyzer.ProgressListener.NONE);
+                ProjectConfig.catalogue(config)).analyze(options, dev.racelint.analyzer.ProgressListener.NONE);
+        if (config != null) {
+            result = config.applyLevels(result);
+        }
         java.util.List<Finding> matches = new java.util.ArrayList<>();
         for (Finding f : result.findings()) {
             if (f.fingerprint().startsWith(wanted)) {
@@ -92,6 +103,26 @@ final class ExplainCommand implements Callable<Integer> {
                     + matches.size() + " findings: give more characters");
         }
         return matches.get(0);
+    }
+
+    /** racelint.yml for --path, found and checked as {@code scan} does it (a problem is a usage error), or null. */
+    private ProjectConfig config(RuleRegistry registry) {
+        java.nio.file.Path root = dev.racelint.analyzer.SourceRoots.forScannedPath(path);
+        java.nio.file.Path file = ProjectConfig.findUpwards(path, root).orElse(null);
+        if (file == null) {
+            return null;
+        }
+        java.nio.file.Path absolute = file.toAbsolutePath().normalize();
+        try {
+            ProjectConfig config = absolute.startsWith(root)
+                    ? ProjectConfig.read(file, root.relativize(absolute), java.util.List.of(root)) : ProjectConfig.read(file);
+            java.util.Set<String> known = new java.util.LinkedHashSet<>();
+            registry.descriptors().forEach(d -> known.add(d.id()));
+            config.checkRuleIds(known);
+            return config;
+        } catch (java.io.IOException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     @Override

@@ -40,6 +40,29 @@ class TeachingHelpTest {
     Path dir;
 
     @Test
+    void explainWithAFindingReadsTheRacelintYmlThatScanRead() throws Exception {
+        Sources.write(dir, "racelint.yml", "apis:\n  \"demo.RiskGateway#score\": http\n");
+        Sources.write(dir, "shop/src/main/java/demo/RiskGateway.java",
+                "package demo;\n\npublic interface RiskGateway {\n    int score(String orderId);\n}\n");
+        String viaGateway = Sources.IO_IN_TRANSACTION
+                .replace("String charge = rest.postForObject(\"https://payments.example.com/charges\", orderId, String.class);",
+                        "String charge = String.valueOf(risk.score(orderId));")
+                .replace("private final RestTemplate rest;", "private final RestTemplate rest;\n    private RiskGateway risk;");
+        assertThat(viaGateway).contains("risk.score(orderId)").doesNotContain("postForObject");
+        Sources.write(dir, "shop/src/main/java/demo/CheckoutService.java", viaGateway);
+        Path shop = dir.resolve("shop");
+        Sources.git(dir, "init", "-q"); // the source root, for scan and explain alike: the work tree's root
+        JsonNode findings = new ObjectMapper().readTree(run("scan", shop.toString(), "--format", "json",
+                "--fail-on", "none").out()).path("findings");
+        assertThat(findings).as("the declared API of the root racelint.yml makes the finding").hasSize(1);
+        String fingerprint = findings.get(0).path("fingerprint").asText();
+
+        Cli.Run explained = run("explain", "io-in-transaction", "--finding", fingerprint, "--path", shop.toString());
+        assertThat(explained.exitCode()).as(explained.toString()).isZero();
+        assertThat(explained.out()).contains("[io-in-transaction]").contains("RiskGateway.score");
+    }
+
+    @Test
     void explainWithAFindingShowsTheFixForItsFramework() throws Exception {
         Sources.write(dir, "src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
         Sources.write(dir, "src/main/java/demo/ShippingService.java", KAFKA_IN_TRANSACTION);
