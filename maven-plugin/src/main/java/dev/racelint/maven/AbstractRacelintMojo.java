@@ -160,7 +160,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
             getLog().info("racelint: skipped (racelint.skip=true)");
             return;
         }
-        if ("pom".equals(project.getPackaging())) {
+        if ("pom".equals(project.getPackaging()) && !isAggregate()) {
             getLog().info("racelint: skipping pom module " + project.getArtifactId());
             return;
         }
@@ -252,11 +252,38 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
 
     // ---- inputs
 
-    /** The module's existing source folders: main, plus test with includeTests; generated ones left out. */
+    /**
+     * True for a goal that analyses the whole reactor once, as one scan (the {@code aggregate} goal),
+     * rather than each module with its upstream modules in view.
+     */
+    protected boolean isAggregate() {
+        return false;
+    }
+
+    /** The projects whose sources are analysed and reported on: this module, or every module of the reactor. */
+    private List<MavenProject> analysedProjects() {
+        if (!isAggregate() || session.getProjects() == null || session.getProjects().isEmpty()) {
+            return List.of(project);
+        }
+        return session.getProjects();
+    }
+
+    /** The modules' existing source folders: main, plus test with includeTests; generated ones left out. */
     private List<Path> ownRoots() {
-        List<Path> roots = new ArrayList<>(existingRoots(project, project.getCompileSourceRoots()));
-        if (includeTests) {
-            roots.addAll(existingRoots(project, project.getTestCompileSourceRoots()));
+        List<Path> roots = new ArrayList<>();
+        for (MavenProject analysed : analysedProjects()) {
+            for (Path root : existingRoots(analysed, analysed.getCompileSourceRoots())) {
+                if (!roots.contains(root)) {
+                    roots.add(root);
+                }
+            }
+            if (includeTests) {
+                for (Path root : existingRoots(analysed, analysed.getTestCompileSourceRoots())) {
+                    if (!roots.contains(root)) {
+                        roots.add(root);
+                    }
+                }
+            }
         }
         return roots;
     }
@@ -291,6 +318,9 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
 
     /** The reactor projects this one depends on, directly or not (empty outside a reactor). */
     private List<MavenProject> upstreamProjects() {
+        if (isAggregate()) {
+            return List.of(); // every module is analysed as its own
+        }
         ProjectDependencyGraph graph = session.getProjectDependencyGraph();
         if (graph == null) {
             return List.of();
@@ -299,19 +329,31 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         return upstream == null ? List.of() : upstream;
     }
 
-    /** The compile classpath's jars (the test classpath's with includeTests); folders are left out. */
+    /**
+     * The compile classpath's jars (the test classpath's with includeTests); folders are left out. For
+     * the aggregate goal, every module's jars whose dependencies Maven resolved (racelint works without
+     * the others: they only sharpen type resolution).
+     */
     private List<Path> classpathJars() throws MojoExecutionException {
-        List<String> elements;
-        try {
-            elements = includeTests ? project.getTestClasspathElements() : project.getCompileClasspathElements();
-        } catch (DependencyResolutionRequiredException e) {
-            throw new MojoExecutionException("racelint: the dependencies of " + project.getArtifactId()
-                    + " are not resolved: " + e.getMessage(), e);
-        }
         List<Path> jars = new ArrayList<>();
-        for (String element : elements == null ? List.<String>of() : elements) {
-            if (element != null && element.endsWith(".jar") && Files.isRegularFile(Path.of(element))) {
-                jars.add(Path.of(element));
+        for (MavenProject analysed : analysedProjects()) {
+            List<String> elements;
+            try {
+                elements = includeTests ? analysed.getTestClasspathElements() : analysed.getCompileClasspathElements();
+            } catch (DependencyResolutionRequiredException e) {
+                if (analysed != project) {
+                    getLog().debug("racelint: the dependencies of " + analysed.getArtifactId() + " are not resolved; "
+                            + "analysed without its jars");
+                    continue;
+                }
+                throw new MojoExecutionException("racelint: the dependencies of " + project.getArtifactId()
+                        + " are not resolved: " + e.getMessage(), e);
+            }
+            for (String element : elements == null ? List.<String>of() : elements) {
+                Path jar = element == null ? null : Path.of(element);
+                if (jar != null && element.endsWith(".jar") && Files.isRegularFile(jar) && !jars.contains(jar)) {
+                    jars.add(jar);
+                }
             }
         }
         return jars;
