@@ -247,8 +247,12 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         }
         getLog().info("racelint: " + TextReportWriter.summary(report)
                 + (written.isEmpty() ? "" : " Report: " + written.stream().map(this::shown).collect(Collectors.joining(", "))));
+        lastReport = report;
         conclude(verdict, report, written);
     }
+
+    /** The report of the last execution in this mojo (null before one, or when it was skipped). */
+    protected ScanReport lastReport;
 
     // ---- inputs
 
