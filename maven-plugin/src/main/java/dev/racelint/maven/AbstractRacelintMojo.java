@@ -138,15 +138,19 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         }
     }
 
-    /** The threshold this goal applies; {@link FailOn#NONE} for goals that never fail. */
-    protected abstract FailOn failOn() throws MojoExecutionException;
+    /** The threshold this goal applies; {@link FailOn#NONE} (the default) for goals that never fail. */
+    protected FailOn failOn() throws MojoExecutionException {
+        return FailOn.NONE;
+    }
 
     /** How many counted findings are tolerated. */
-    protected abstract int maxAllowedViolations() throws MojoExecutionException;
+    protected int maxAllowedViolations() throws MojoExecutionException {
+        return 0;
+    }
 
-    /** Called with the verdict after the reports are written; throws to fail the build. */
-    protected abstract void conclude(Verdict verdict, ScanReport report, List<Path> written)
-            throws MojoFailureException;
+    /** Called with the verdict after the reports are written; throws to fail the build (by default it never does). */
+    protected void conclude(Verdict verdict, ScanReport report, List<Path> written) throws MojoFailureException {
+    }
 
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {

@@ -1,9 +1,6 @@
 package dev.racelint.maven;
 
-import dev.racelint.analyzer.report.ScanReport;
 import java.io.File;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import org.apache.maven.doxia.sink.Sink;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -25,21 +22,6 @@ import org.apache.maven.reporting.MavenReportException;
 public class ReportMojo extends AbstractRacelintMojo implements MavenReport {
 
     private File reportOutputDirectory;
-
-    @Override
-    protected FailOn failOn() {
-        return FailOn.NONE;
-    }
-
-    @Override
-    protected int maxAllowedViolations() {
-        return 0;
-    }
-
-    @Override
-    protected void conclude(Verdict verdict, ScanReport report, List<Path> written) {
-        // A report never fails the build.
-    }
 
     // ---- the site report
 
@@ -92,5 +74,4 @@ public class ReportMojo extends AbstractRacelintMojo implements MavenReport {
     public boolean canGenerateReport() {
         return !"pom".equals(project.getPackaging());
     }
-
 }
