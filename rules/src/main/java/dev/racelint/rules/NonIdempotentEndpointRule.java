@@ -78,7 +78,8 @@ public final class NonIdempotentEndpointRule implements Rule {
             // that stops at a checked claim, or at a key the database keeps unique, never gets here twice.
             if (!HandlerRules.irreversible(effect) || effect.effect().readOnly() || repeatsHarmlessly(effect)
                     || dev.racelint.analyzer.handlers.UrlConnectionVerb.sendsSafeVerb(effect)
-                    || ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)) {
+                    || ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)
+                    || memoisedOnPath(site)) {
                 continue;
             }
             Repeat repeat = repeatedRequest(context, context.method(), site, changesRows, new java.util.HashSet<>());
@@ -303,6 +304,17 @@ public final class NonIdempotentEndpointRule implements Rule {
     private static boolean claimed(MethodContext context, Reached<?> reached, Node node) {
         return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty())
                 || tokenConsumedOnPath(reached, node);
+    }
+
+    /**
+     * The remote call, or a call on the way to it, runs only when a map lookup misses and that branch
+     * stores into the map: the retry is answered from the map ({@link dev.racelint.analyzer.handlers.MemoisedCalls}).
+     */
+    private static boolean memoisedOnPath(Reached<EffectSite> site) {
+        if (dev.racelint.analyzer.handlers.MemoisedCalls.memoised(site.item().call())) {
+            return true;
+        }
+        return site.path().stream().anyMatch(edge -> dev.racelint.analyzer.handlers.MemoisedCalls.memoised(edge.site()));
     }
 
     /** A one-time token deleted atomically, with the result tested, before the call on the path down to {@code node}. */
