@@ -62,6 +62,13 @@ public final class IoInTransactionRule implements Rule {
             if (context.transactionHolds(scope).isEmpty()) {
                 continue;
             }
+            // An annotated method that only the tree's own interface declares, and that nothing calls
+            // while the interface's other operations are called, never opens this transaction.
+            if (scope.kind() == TransactionScope.Kind.ANNOTATED_METHOD && context.handler().isEmpty()
+                    && !dev.racelint.analyzer.callgraph.UncalledInterfaceMethods
+                            .deadDeclarations(context.transactions().graph(), scope.method()).isEmpty()) {
+                continue;
+            }
             // one finding per kind of remote effect in the scope (every S3 call of one download, every
             // HTTP call of one client): the other calls are related locations
             java.util.Map<String, List<ReachedEffect>> byEffect = new java.util.LinkedHashMap<>();

@@ -78,7 +78,8 @@ public final class NonIdempotentEndpointRule implements Rule {
             // that stops at a checked claim, or at a key the database keeps unique, never gets here twice.
             if (!HandlerRules.irreversible(effect) || effect.effect().readOnly() || repeatsHarmlessly(effect)
                     || dev.racelint.analyzer.handlers.UrlConnectionVerb.sendsSafeVerb(effect)
-                    || ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)) {
+                    || ForwardedHttpMethod.safeFromCallers(context.reachability(), context.method(), effect)
+                    || memoisedOnPath(site)) {
                 continue;
             }
             Repeat repeat = repeatedRequest(context, context.method(), site, changesRows, new java.util.HashSet<>());
@@ -109,9 +110,10 @@ public final class NonIdempotentEndpointRule implements Rule {
 
     /**
      * An insert that runs before {@code effect} on the same path, into a table the schema keeps
-     * unique on a composite key (the merchant and its own order number): a retry with the same
-     * request collides with the first request's row there and stops before the effect. A single
-     * unique column beside the id is as often a number the server generates for each request.
+     * unique on a composite key (the merchant and its own order number), or on a key whose every
+     * column the insert takes unchanged from the request ({@link CallerSuppliedValues}): a retry with
+     * the same request collides with the first request's row there and stops before the effect. A
+     * single unique column filled otherwise is as often a number the server generates for each request.
      */
     private static Reached<DbOp> keyedInsertBefore(MethodContext context, List<Reached<DbOp>> reached,
             Reached<EffectSite> effect) {
@@ -119,7 +121,8 @@ public final class NonIdempotentEndpointRule implements Rule {
             DbOp item = op.item();
             // a save of an entity built elsewhere counts: when it inserts, the key refuses the second row
             boolean creates = (item.kind() == DbOp.Kind.INSERT && !item.upsert()) || item.kind() == DbOp.Kind.SAVE;
-            if (creates && naturallyKeyed(context, item) && runsBefore(op, item.call(), effect, effect.item().call())) {
+            if (creates && (naturallyKeyed(context, item) || keyedByCaller(context, op))
+                    && runsBefore(op, item.call(), effect, effect.item().call())) {
                 return op;
             }
         }
@@ -131,6 +134,29 @@ public final class NonIdempotentEndpointRule implements Rule {
         var table = schema.table(insert.table())
                 .or(() -> insert.entity() == null ? java.util.Optional.empty() : schema.table(insert.entity().table()));
         return table.map(t -> t.keys().stream().anyMatch(k -> k.size() > 1)).orElse(false);
+    }
+
+    /**
+     * The insert writes every column of a primary or unique key with a value the caller sent (a name
+     * from the request body, a path variable): the second request with the same values is refused.
+     */
+    private static boolean keyedByCaller(MethodContext context, Reached<DbOp> op) {
+        var table = context.persistence().schema().table(op.item().table()).orElse(null);
+        if (table == null) {
+            return false;
+        }
+        Map<String, com.github.javaparser.ast.expr.Expression> values =
+                dev.racelint.analyzer.persistence.InsertedValues.of(op.item(), context.persistence().index());
+        if (values.isEmpty()) {
+            return false;
+        }
+        for (Set<String> key : table.keys()) {
+            if (!key.isEmpty() && key.stream().allMatch(column -> values.containsKey(column)
+                    && CallerSuppliedValues.fromCaller(values.get(column), context.method(), op.path()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -278,6 +304,17 @@ public final class NonIdempotentEndpointRule implements Rule {
     private static boolean claimed(MethodContext context, Reached<?> reached, Node node) {
         return anyOnPath(context, reached, node, flow -> n -> !flow.claimsBefore(n).isEmpty())
                 || tokenConsumedOnPath(reached, node);
+    }
+
+    /**
+     * The remote call, or a call on the way to it, runs only when a map lookup misses and that branch
+     * stores into the map: the retry is answered from the map ({@link dev.racelint.analyzer.handlers.MemoisedCalls}).
+     */
+    private static boolean memoisedOnPath(Reached<EffectSite> site) {
+        if (dev.racelint.analyzer.handlers.MemoisedCalls.memoised(site.item().call())) {
+            return true;
+        }
+        return site.path().stream().anyMatch(edge -> dev.racelint.analyzer.handlers.MemoisedCalls.memoised(edge.site()));
     }
 
     /** A one-time token deleted atomically, with the result tested, before the call on the path down to {@code node}. */
