@@ -86,6 +86,8 @@ public final class DbOpClassifier {
     private final dev.racelint.analyzer.index.MethodMemo<DeclaredSql> declaredSql;
     /** MyBatis-Plus's inherited CRUD methods (BaseMapper, IService, ServiceImpl). */
     private final MyBatisPlus myBatisPlus;
+    /** The entities' {@code @NamedQuery} declarations, for {@code createNamedQuery(name)}. */
+    private final NamedQueries namedQueries;
 
     public DbOpClassifier(ProgramIndex index, CallResolver resolver, EntityModel entities, SqlFacts.Source sql,
             MyBatisXml xml) {
@@ -99,6 +101,7 @@ public final class DbOpClassifier {
         this.memo = new NodeMemo<>(NodeMemo.EXPECTED_PER_METHOD * index.methods().size());
         this.declaredSql = new dev.racelint.analyzer.index.MethodMemo<>(index);
         this.myBatisPlus = new MyBatisPlus(index, annotations, this);
+        this.namedQueries = new NamedQueries(annotations, entities);
     }
 
     public EntityModel entities() {
@@ -127,6 +130,14 @@ public final class DbOpClassifier {
     }
 
     private DbOp compute(MethodCallExpr call) {
+        DbOp api = computeApi(call);
+        if (api != null) {
+            return api;
+        }
+        return EntityManagerWrappers.classify(this, index, resolver, call);
+    }
+
+    private DbOp computeApi(MethodCallExpr call) {
         if (call.getScope().isEmpty()) {
             // an inherited MyBatis-Plus method called in a ServiceImpl subclass: update(w), save(e)
             return myBatisPlus.classify(call, index.enclosingType(call));
@@ -355,10 +366,60 @@ public final class DbOpClassifier {
                 return chainedSql(call, call.getArguments().isEmpty() ? null : call.getArgument(0), "EntityManager",
                         name.equals("createQuery"));
             }
+            case "createNamedQuery" -> {
+                return call.getArguments().isEmpty() || !(call.getArgument(0) instanceof StringLiteralExpr queryName)
+                        ? null : namedQuery(call, queryName.asString());
+            }
             default -> {
                 return null;
             }
         }
+    }
+
+    /** {@code createNamedQuery(name)} at {@code call}: the declared query's statement, or null when none is declared. */
+    DbOp namedQuery(MethodCallExpr call, String queryName) {
+        NamedQueries.Declared declared = namedQueries.byName(queryName).orElse(null);
+        DbOp op = declared == null ? null : queryOp(call, declared.query(), declared.jpql(), "EntityManager.createNamedQuery");
+        EntityModel.Entity owner = declared == null ? null : declared.owner();
+        if (op != null && op.entity() != null && op.entity() != owner
+                && op.entity().type().simpleName().equals(owner.type().simpleName())) {
+            // the JPQL names its entity by simple name: the declaring entity, not a namesake in another package
+            return new DbOp(op.call(), op.end(), op.kind(), owner.table(), owner, op.shape(), op.keyColumns(),
+                    op.conditional(), op.selfRelative(), op.locked(), op.upsert(), op.describe(), op.location(), op.via(),
+                    op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState());
+        }
+        return op;
+    }
+
+    /** A query whose text {@code call} passes on to {@code createQuery} / {@code createNativeQuery}. */
+    DbOp queryText(MethodCallExpr call, Expression text, boolean jpql) {
+        return queryOp(call, text, jpql, jpql ? "EntityManager.createQuery" : "EntityManager.createNativeQuery");
+    }
+
+    /** The statement of a query created at {@code call} (perhaps through a wrapper), named {@code api} in messages. */
+    private DbOp queryOp(MethodCallExpr call, Expression text, boolean jpql, String api) {
+        SqlFacts facts = sql.of(text, jpql).orElse(null);
+        if (facts == null) {
+            return null;
+        }
+        MethodCallExpr end = CallResolver.chainEnd(call);
+        DbOp op = fromSql(call, end, facts, api, List.of(), -1);
+        return op != null && op.kind() == Kind.READ && !op.locked() && pessimisticLockMode(call, end) ? op.locking() : op;
+    }
+
+    /** Is this a call on an EntityManager (or a Hibernate Session)? */
+    boolean entityManagerCall(MethodCallExpr call) {
+        return call.getScope().isPresent()
+                && typer.typeOf(call.getScope().get()).type().candidates().stream().anyMatch(ENTITY_MANAGER::contains);
+    }
+
+    /** The entity an argument names: a class literal of it, or a value of its type. */
+    EntityModel.Entity entityOfArgument(Expression e) {
+        if (e instanceof ClassExpr) {
+            return entityOfClassLiteral(e);
+        }
+        TypeRef ref = typer.typeOf(e).type();
+        return ref.isProject() ? entities.byQualifiedName(ref.project().qualifiedName()).orElse(null) : null;
     }
 
     private EntityModel.Entity entityOfClassLiteral(Expression e) {

@@ -145,9 +145,12 @@ public final class PersistenceModel {
      */
     private Optional<DbOp> helperOp(MethodCallExpr call, int levels) {
         List<MethodInfo> targets = resolver.resolve(call).targets();
-        // A call on an interface whose one implementation is scanned runs that implementation. Only
-        // its reads are taken from there for now (a service's uniqueness test behind its interface):
-        // the writes' rules have not been measured with writes found that way.
+        // A call on an interface whose one implementation is scanned runs that implementation. Its reads
+        // are taken from there (a service's uniqueness test behind its interface), and its writes of an
+        // entity (a DAO's merge or persist behind a storage-neutral interface): the entity passed is what
+        // they write. A statement's write is not: which of the interface method's arguments it writes
+        // is guessed from the arguments, which over-reports through a service layer (a list of loaded
+        // rows handed to an UPDATE that sets only constants).
         List<MethodInfo> concrete = targets.stream().filter(t -> t.body() != null).toList();
         boolean throughInterface = targets.size() > 1 && concrete.size() == 1;
         if (throughInterface) {
@@ -158,7 +161,8 @@ public final class PersistenceModel {
         }
         MethodInfo target = targets.get(0);
         List<DbOp> inner = opsWithin(target, levels);
-        if (inner.size() != 1 || (throughInterface && inner.get(0).kind() != DbOp.Kind.READ)) {
+        if (inner.size() != 1 || (throughInterface && inner.get(0).kind() != DbOp.Kind.READ
+                && inner.get(0).entity() == null)) {
             return Optional.empty();
         }
         DbOp op = inner.get(0);
