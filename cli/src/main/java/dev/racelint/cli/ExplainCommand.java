@@ -59,6 +59,11 @@ final class ExplainCommand implements Callable<Integer> {
             description = "Where the finding is: the folder to scan for it (with --finding).")
     java.nio.file.Path path;
 
+    @picocli.CommandLine.Option(names = "--min-level", paramLabel = "LEVEL",
+            description = "With --finding: the --min-level the finding was reported at (${COMPLETION-CANDIDATES}); a "
+                    + "finding below it is one a scan at that level does not show, and is refused. Default: warning.")
+    AnalysisInput.MinLevel minLevel = AnalysisInput.MinLevel.warning;
+
     private Finding findFinding(RuleRegistry registry, Rule rule) {
         String wanted = fingerprint.strip();
         if (wanted.length() < 8) {
@@ -91,7 +96,14 @@ final class ExplainCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "fingerprint prefix " + wanted + " matches "
                     + matches.size() + " findings: give more characters");
         }
-        return matches.get(0);
+        Finding found = matches.get(0);
+        if (!found.level().isAtLeast(minLevel.level)) {
+            throw new ParameterException(spec.commandLine(), "the " + rule.descriptor().id() + " finding " + wanted
+                    + " is a " + found.level().sarifName() + ", below --min-level " + minLevel.level.sarifName()
+                    + ": a scan at that level does not report it (pass --min-level " + found.level().sarifName()
+                    + " to explain it)");
+        }
+        return found;
     }
 
     @Override

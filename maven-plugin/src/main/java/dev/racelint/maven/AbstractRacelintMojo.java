@@ -72,6 +72,14 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     @Parameter(property = "racelint.baseline")
     protected File baseline;
 
+    /**
+     * The least severe level reported: {@code error}, {@code warning} or {@code note}. Notes are findings
+     * whose harm racelint can show to be small (only privileged callers reach them, ...) and rules whose
+     * level is note; the summary counts what was left out.
+     */
+    @Parameter(property = "racelint.minLevel", defaultValue = "warning")
+    protected String minLevel = "warning";
+
     /** Report files to write: a comma-separated list of {@code sarif}, {@code json}, {@code text}. */
     @Parameter(property = "racelint.outputFormats", defaultValue = "sarif")
     protected String outputFormats;
@@ -120,6 +128,18 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         }
     }
 
+    /** {@code minLevel} checked: a wrong value is a configuration error before any work is done. */
+    private Level minLevel() throws MojoExecutionException {
+        String text = minLevel == null ? "warning" : minLevel.strip().toLowerCase(java.util.Locale.ROOT);
+        return switch (text) {
+            case "error" -> Level.ERROR;
+            case "warning" -> Level.WARNING;
+            case "note" -> Level.NOTE;
+            default -> throw new MojoExecutionException("racelint: minLevel (racelint.minLevel) must be error, warning "
+                    + "or note, not '" + minLevel + "'");
+        };
+    }
+
     /** The threshold this goal applies; {@link FailOn#NONE} for goals that never fail. */
     protected abstract FailOn failOn() throws MojoExecutionException;
 
@@ -150,6 +170,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         // Configuration problems are reported before any work is done.
         FailOn failOn = failOn();
         int allowed = maxAllowedViolations();
+        Level lowest = minLevel();
         Set<OutputFormat> formats;
         try {
             formats = OutputFormat.parseList(outputFormats);
@@ -189,7 +210,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         ModuleScan.Request request = new ModuleScan.Request(own, context, includeTests,
                 excludes == null ? List.of() : excludes, classpath, ruleIds, sourceRoot, accepted,
                 blankToNull(sarifCategory), toolVersion(), Runtime.getRuntime().availableProcessors(),
-                noCache || cacheDirectory == null ? null : cacheDirectory.toPath());
+                noCache || cacheDirectory == null ? null : cacheDirectory.toPath(), lowest);
         ModuleScan.Outcome outcome;
         try {
             outcome = ModuleScan.run(request, registry);
@@ -220,7 +241,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("racelint: cannot write the report to " + outputDirectory + ": " + e, e);
         }
-        getLog().info("racelint: " + TextReportWriter.summary(report)
+        getLog().info("racelint: " + TextReportWriter.summary(report, "-Dracelint.minLevel=")
                 + (written.isEmpty() ? "" : " Report: " + written.stream().map(this::shown).collect(Collectors.joining(", "))));
         conclude(verdict, report, written);
     }

@@ -8,6 +8,7 @@ import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.report.AtomicReplace;
 import dev.racelint.analyzer.report.FileSourceLines;
 import dev.racelint.analyzer.report.ScanReport;
@@ -52,10 +53,19 @@ final class ModuleScan {
      * @param sarifCategory SARIF automationDetails.id, or null
      * @param toolVersion   racelint's version for the reports
      * @param threads       worker threads
+     * @param minLevel      the least severe level reported ({@code minLevel}); null: every level
      */
     record Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
             List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
-            String toolVersion, int threads, Path cacheDirectory) {
+            String toolVersion, int threads, Path cacheDirectory, Level minLevel) {
+
+        /** Every level reported. */
+        Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
+                List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
+                String toolVersion, int threads, Path cacheDirectory) {
+            this(ownRoots, contextRoots, includeTests, excludes, classpath, ruleIds, sourceRoot, baseline, sarifCategory,
+                    toolVersion, threads, cacheDirectory, null);
+        }
 
         /** Without a cache. */
         Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
@@ -115,7 +125,7 @@ final class ModuleScan {
                 all.methodsAnalysed(), all.timingsMillis(), suppressed, all.fromCache(),
                 all.treesFromCache(), all.coverage());
 
-        Review review = Review.of(module, request.baseline(), null, false);
+        Review review = Review.of(module, request.baseline(), null, false, request.minLevel());
         ScanReport.Triage triage = review.triage();
         if (request.baseline() != null) {
             // Review counts every unmatched baseline entry as fixed; a baseline shared by the whole
