@@ -12,6 +12,7 @@ import dev.racelint.analyzer.effects.ApiCatalogue.AuthorizationEntry;
 import dev.racelint.analyzer.index.Annotations;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -153,8 +154,11 @@ public final class PrivilegedEntryPoints {
         for (AuthorizationEntry entry : entries) {
             Optional<AnnotationExpr> found = annotations.find(annotated, entry.annotations());
             if (found.isPresent()) {
+                // through a meta-annotation the annotation found sits on the team's annotation type, in its file
+                dev.racelint.analyzer.index.FileContext where = index.fileOf(found.get());
+                Path file = where != null ? where.path() : handler.declaringType().file().path();
                 return Optional.of(requirement(entry, found.get()).map(authorities -> new Privilege(authorities,
-                        found.get().getName().getIdentifier(), handler.declaringType().file().path().getFileName().toString(),
+                        found.get().getName().getIdentifier(), file.getFileName().toString(),
                         found.get().getBegin().map(p -> p.line).orElse(0))));
             }
         }
