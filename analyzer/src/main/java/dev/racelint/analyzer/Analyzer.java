@@ -211,6 +211,8 @@ public final class Analyzer {
         PersistenceModel persistence = new PersistenceModel(index, resolver, classifier, limits, ddl);
         HandlerModel handlers = new HandlerModel(index);
         Reachability reachability = new Reachability(graph, persistence, transactions);
+        handlers.usePrivileges(new dev.racelint.analyzer.handlers.PrivilegedEntryPoints(index, handlers, reachability,
+                catalogue.authorization()));
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
         RetryFacts retries = new RetryFacts(index);
         JobFacts jobs = new JobFacts(index, reachability);

@@ -5,6 +5,7 @@ import dev.racelint.analyzer.AnalysisResult;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.config.ProjectConfig;
+import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.report.ReportPaths;
 import dev.racelint.analyzer.rule.RuleDescriptor;
@@ -111,6 +112,35 @@ final class AnalysisInput {
                     + "or skipped). Default: such a scan says why and exits with 2, so that a wrong path or an "
                     + "exclude: \"**\" cannot pass for a clean result.")
     boolean allowEmpty;
+
+    /** The least severe level a report shows. */
+    enum MinLevel {
+        error(Level.ERROR), warning(Level.WARNING), note(Level.NOTE);
+
+        final Level level;
+
+        MinLevel(Level level) {
+            this.level = level;
+        }
+    }
+
+    /** What a default scan reports: findings worth a ticket; a rule shows the smaller harms it can prove as notes. */
+    static final Level DEFAULT_MIN_LEVEL = Level.WARNING;
+
+    @Option(names = "--min-level", paramLabel = "LEVEL", showDefaultValue = Visibility.NEVER,
+            description = "Report only findings at this level or a more severe one: ${COMPLETION-CANDIDATES}. "
+                    + "Notes are findings whose harm racelint can show to be small (only privileged callers reach "
+                    + "them, ...) and rules whose catalogue level is note; the summary counts what was left out. "
+                    + "Default: minLevel in racelint.yml, else warning.")
+    MinLevel minLevel;
+
+    /** The least severe level reported: --min-level, else racelint.yml's {@code minLevel:}, else warning. */
+    Level minLevel(ProjectConfig config) {
+        if (minLevel != null) {
+            return minLevel.level;
+        }
+        return config == null ? DEFAULT_MIN_LEVEL : config.minLevel().orElse(DEFAULT_MIN_LEVEL);
+    }
 
     /** The checked options, with what the project's configuration adds (null: none). */
     AnalysisOptions options(RuleRegistry registry, ProjectConfig config) {

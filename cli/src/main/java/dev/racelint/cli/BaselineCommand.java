@@ -6,6 +6,7 @@ import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
+import dev.racelint.analyzer.finding.Level;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -89,7 +90,13 @@ final class BaselineCommand implements Callable<Integer> {
                 }
                 spec.commandLine().getErr().println("racelint: " + why + " Accepted (--allow-empty).");
             });
-            return Baseline.of(result.findings(), result.sourceRoot());
+            if (config != null) {
+                result = config.applyLevels(result);
+            }
+            // what a scan at the same level reports: a finding it does not show needs no baseline entry
+            Level lowest = input.minLevel(config);
+            return Baseline.of(result.findings().stream().filter(f -> f.level().isAtLeast(lowest)).toList(),
+                    result.sourceRoot());
         }
 
         ParameterException usage(String message) {

@@ -61,6 +61,11 @@ final class ExplainCommand implements Callable<Integer> {
                     + "that scan reads for it.")
     java.nio.file.Path path;
 
+    @picocli.CommandLine.Option(names = "--min-level", paramLabel = "LEVEL",
+            description = "With --finding: the --min-level the finding was reported at (${COMPLETION-CANDIDATES}); a "
+                    + "finding below it is one a scan at that level does not show, and is refused. Default: warning.")
+    AnalysisInput.MinLevel minLevel = AnalysisInput.MinLevel.warning;
+
     private Finding findFinding(RuleRegistry registry, Rule rule) {
         String wanted = fingerprint.strip();
         if (wanted.length() < 8) {
@@ -102,7 +107,14 @@ final class ExplainCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "fingerprint prefix " + wanted + " matches "
                     + matches.size() + " findings: give more characters");
         }
-        return matches.get(0);
+        Finding found = matches.get(0);
+        if (!found.level().isAtLeast(minLevel.level)) {
+            throw new ParameterException(spec.commandLine(), "the " + rule.descriptor().id() + " finding " + wanted
+                    + " is a " + found.level().sarifName() + ", below --min-level " + minLevel.level.sarifName()
+                    + ": a scan at that level does not report it (pass --min-level " + found.level().sarifName()
+                    + " to explain it)");
+        }
+        return found;
     }
 
     /** racelint.yml for --path, found and checked as {@code scan} does it (a problem is a usage error), or null. */

@@ -36,6 +36,15 @@ final class InitCommand implements Callable<Integer> {
               # cache-stampede: off
               # unjittered-retry: error
 
+            # The least severe level reported (error | warning | note); the default leaves notes out
+            # (small harms, and note-level rules such as cache-stampede). --min-level wins over it.
+            # minLevel: warning
+
+            # Your own guard annotations: a handler carrying one admits only callers holding an authority
+            # (check-then-act and write-skew reached only through such handlers are notes).
+            authorization:
+              # - com.acme.security.BackOfficeOnly
+
             # Files to leave out, as globs relative to the scanned folder ('/'-separated).
             exclude:
               # - "**/generated/**"

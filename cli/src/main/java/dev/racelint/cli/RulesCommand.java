@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Prints one line per rule: its id (for --rules, suppressions and SARIF), the race shape "
                     + "it belongs to, its level (error, warning or note: what --fail-on compares "
-                    + "against), how often its findings are right (precision), and what it flags.",
+                    + "against, and what --min-level leaves out: notes by default), how often its findings are right "
+                    + "(precision), and what it flags.",
         },
         optionListHeading = "%nOptions:%n",
         footerHeading = "%nExamples:%n",
@@ -70,6 +71,16 @@ final class RulesCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         out.print(table(rows));
+        List<String> notes = new ArrayList<>();
+        for (int i = 1; i < rows.size(); i++) {
+            if (rows.get(i)[2].equals(dev.racelint.analyzer.finding.Level.NOTE.sarifName())) {
+                notes.add(rows.get(i)[0]);
+            }
+        }
+        if (!notes.isEmpty()) {
+            out.print("\nOff by default: the rules at level note (" + String.join(", ", notes) + ") are reported only with "
+                    + "--min-level note (or minLevel: note in racelint.yml, or a level for the rule under rules:).\n");
+        }
         out.flush();
         return ExitCodes.OK;
     }

@@ -214,7 +214,7 @@ final class ScanCommand implements Callable<Integer> {
                     + (configFromBase ? " as it is at " + changes.ref() : ""));
         }
 
-        Review review = Review.of(result, loadedBaseline, changes, includeSuppressed);
+        Review review = Review.of(result, loadedBaseline, changes, includeSuppressed, input.minLevel(config));
         List<Diagnostic> diagnostics = result.diagnostics();
         if (changes != null) {
             diagnostics = new ArrayList<>(diagnostics);
@@ -244,13 +244,13 @@ final class ScanCommand implements Callable<Integer> {
         } else {
             writeAtomically(target, w -> writer.write(report, w));
             if (coverage && format != Format.text && result.coverage() != null) {
-                err.print(CoverageReport.detail(result.coverage()));
+                printCoverage(err, result, review);
             }
             err.println(ReportText.terminal("racelint: " + TextReportWriter.summary(report) + " Report written to "
                     + output + "."));
         }
         if (target == null && coverage && format != Format.text && result.coverage() != null) {
-            err.print(CoverageReport.detail(result.coverage()));
+            printCoverage(err, result, review);
         }
         long end = System.nanoTime();
 
@@ -269,6 +269,12 @@ final class ScanCommand implements Callable<Integer> {
         }
         err.flush();
         return exitCode(review.findings());
+    }
+
+    /** The --coverage section on stderr (a report in another format than text), with what the level left out. */
+    private static void printCoverage(PrintWriter err, AnalysisResult result, Review review) {
+        err.print(CoverageReport.detail(result.coverage()));
+        review.triage().belowMinLevelText("--min-level ").ifPresent(left -> err.println("  left out: " + left));
     }
 
     /** A line about the scan on stderr, control and bidi characters from the tree (folder names) shown escaped. */

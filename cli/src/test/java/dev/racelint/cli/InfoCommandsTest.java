@@ -31,7 +31,14 @@ class InfoCommandsTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).startsWith("ID ");
-        assertThat(run.out().lines()).hasSize(installed.size() + 1);
+        List<String> notes = installed.stream().filter(r -> r.level() == dev.racelint.analyzer.finding.Level.NOTE)
+                .map(RuleDescriptor::id).toList();
+        assertThat(notes).as("the catalogue has note rules (cache-stampede)").isNotEmpty();
+        // the table, then a blank line and the sentence that says the note rules are off by default
+        assertThat(run.out().lines()).hasSize(installed.size() + 3);
+        assertThat(run.out()).endsWith("\nOff by default: the rules at level note (" + String.join(", ", notes)
+                + ") are reported only with --min-level note (or minLevel: note in racelint.yml, or a level for the rule "
+                + "under rules:).\n");
         for (RuleDescriptor rule : installed) {
             assertThat(run.out()).containsPattern("(?m)^" + java.util.regex.Pattern.quote(rule.id()) + " +"
                     + java.util.regex.Pattern.quote(rule.shape()) + " +" + rule.level().sarifName() + " +"

@@ -110,7 +110,7 @@ class ProjectConfigScanTest {
         Sources.write(dir, "racelint.yml", "rules:\n  io-in-transaction: warning\nexcludes:\n  - x\nruls:\n  a: off\n");
         Cli.Run unknownKey = run("scan", dir.toString());
         assertThat(unknownKey.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(unknownKey.err()).contains("racelint.yml:5: unknown key 'ruls' (expected: version, rules, exclude, apis, coverage, limits)");
+        assertThat(unknownKey.err()).contains("racelint.yml:5: unknown key 'ruls' (expected: version, rules, minLevel, exclude, apis, authorization, coverage, limits)");
 
         Sources.write(dir, "racelint.yml", "rules:\n  io-in-transactoin: off\n");
         assertThat(run("scan", dir.toString()).err()).contains("racelint.yml:2: unknown rule id 'io-in-transactoin'");

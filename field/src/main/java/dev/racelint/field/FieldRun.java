@@ -21,9 +21,13 @@ import java.util.stream.Stream;
  */
 public final class FieldRun {
 
-    /** What one service's scan gave. */
+    /**
+     * What one service's scan gave: {@code scores} over every finding (every level), {@code defaultScores}
+     * over what a default scan reports (warnings and errors).
+     */
     record ServiceRun(Manifest.Service service, String missing, int files, long sourceLines, double seconds,
-            List<Scoring.Judged> judged, Map<String, Scoring.RuleScore> scores, String version) {
+            List<Scoring.Judged> judged, Map<String, Scoring.RuleScore> scores, String version,
+            Map<String, Scoring.RuleScore> defaultScores) {
         boolean scanned() {
             return missing.isEmpty();
         }
@@ -117,13 +121,13 @@ public final class FieldRun {
         Snapshots.Result tree = snapshots.tree(service);
         if (tree.tree().isEmpty()) {
             progress.println("field/run: " + service.repository() + ": " + tree.missing());
-            return new ServiceRun(service, tree.missing(), 0, 0, 0, List.of(), Map.of(), "");
+            return new ServiceRun(service, tree.missing(), 0, 0, 0, List.of(), Map.of(), "", Map.of());
         }
         Path repository = tree.tree().get();
         Path scanned = repository.resolve(service.root()).normalize();
         if (!scanned.startsWith(repository) || !Files.isDirectory(scanned)) {
             return new ServiceRun(service, "no folder " + service.root() + " in the snapshot", 0, 0, 0, List.of(),
-                    Map.of(), "");
+                    Map.of(), "", Map.of());
         }
         Path report = workDir.resolve(service.folderName() + ".json");
         Files.deleteIfExists(report);
@@ -134,14 +138,16 @@ public final class FieldRun {
         if (outcome.exitCode() > 1 || !Files.isRegularFile(report)) {
             String said = outcome.stderr().lines().filter(l -> !l.isBlank()).findFirst().orElse("");
             return new ServiceRun(service, "scan failed (exit " + outcome.exitCode() + "): " + said, 0, 0, seconds,
-                    List.of(), Map.of(), "");
+                    List.of(), Map.of(), "", Map.of());
         }
         List<Finding> findings = Finding.readReport(report);
         var summary = new ObjectMapper().readTree(report.toFile());
         List<Scoring.Judged> judged = Scoring.judge(service.repository(), findings, labels);
+        List<Scoring.Judged> reported = judged.stream().filter(j -> j.finding().reportedByDefault()).toList();
         return new ServiceRun(service, "", summary.path("summary").path("files").asInt(),
                 summary.path("coverage").path("sourceLines").asLong(), seconds, judged,
-                Scoring.score(service.repository(), judged, labels), summary.path("version").asText(""));
+                Scoring.score(service.repository(), judged, labels), summary.path("version").asText(""),
+                Scoring.score(service.repository(), reported, labels));
     }
 
     /** The markdown report: the per-rule table, the per-service table, then what needs reading. */
@@ -158,17 +164,12 @@ public final class FieldRun {
                 .append(labels.size()).append(" labels: ").append(positives).append(" positive, ")
                 .append(labels.size() - positives).append(" negative (!rule).\n\n");
 
-        Map<String, Scoring.RuleScore> byRule = new TreeMap<>();
-        for (ServiceRun run : runs) {
-            run.scores().forEach((rule, score) -> byRule.computeIfAbsent(rule, r -> new Scoring.RuleScore()).add(score));
-        }
-        Scoring.RuleScore total = new Scoring.RuleScore();
-        byRule.values().forEach(total::add);
-        out.append("| rule | findings | TRUE | TRUE-LOW | FALSE | unlabelled | strict precision | recall (blind labels) "
-                + "| negatives hit | per kLOC |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        byRule.forEach((rule, s) -> out.append(ruleRow("`" + rule + "`", s, kloc)));
-        out.append(ruleRow("**all**", total, kloc)).append('\n');
+        out.append("Default scan (`--min-level warning`: the warnings and errors a user sees):\n\n");
+        ruleTable(out, runs, ServiceRun::defaultScores, kloc);
+        out.append("Every level (`--min-level note`: the notes too):\n\n");
+        ruleTable(out, runs, ServiceRun::scores, kloc);
 
+        out.append("Per service (default scan):\n\n");
         out.append("| repository | kind | files | kLOC | seconds | findings | TRUE | TRUE-LOW | FALSE | unlabelled "
                 + "| labels (+/-) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (ServiceRun run : runs) {
@@ -183,7 +184,7 @@ public final class FieldRun {
                 continue;
             }
             Scoring.RuleScore s = new Scoring.RuleScore();
-            run.scores().values().forEach(s::add);
+            run.defaultScores().values().forEach(s::add);
             out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.1f | %.1f | %d | %d | %d | %d | %d | %d/%d |%n",
                     run.service().repository(), run.service().kind(), run.files(), run.sourceLines() / 1000.0,
                     run.seconds(), s.findings, s.truePositives, s.trueLow, s.falsePositives, s.unlabelled, plus, minus));
@@ -207,6 +208,21 @@ public final class FieldRun {
                     .append(", ").append(d.second().negative() ? "!" : "").append("rule)\n");
         }
         return out.toString();
+    }
+
+    /** One per-rule table, over the scores {@code which} picks from each run. */
+    private static void ruleTable(StringBuilder out, List<ServiceRun> runs,
+            java.util.function.Function<ServiceRun, Map<String, Scoring.RuleScore>> which, double kloc) {
+        Map<String, Scoring.RuleScore> byRule = new TreeMap<>();
+        for (ServiceRun run : runs) {
+            which.apply(run).forEach((rule, score) -> byRule.computeIfAbsent(rule, r -> new Scoring.RuleScore()).add(score));
+        }
+        Scoring.RuleScore total = new Scoring.RuleScore();
+        byRule.values().forEach(total::add);
+        out.append("| rule | findings | TRUE | TRUE-LOW | FALSE | unlabelled | strict precision | recall (blind labels) "
+                + "| negatives hit | per kLOC |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        byRule.forEach((rule, s) -> out.append(ruleRow("`" + rule + "`", s, kloc)));
+        out.append(ruleRow("**all**", total, kloc)).append('\n');
     }
 
     private static String ruleRow(String name, Scoring.RuleScore s, double kloc) {

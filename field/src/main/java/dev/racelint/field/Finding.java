@@ -7,10 +7,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One finding of racelint's JSON report: its rule, where it is, and the places its trace passes. */
-record Finding(String rule, String file, int line, String method, String message, List<Place> trace) {
+/** One finding of racelint's JSON report: its rule, where it is, the places its trace passes, and its level. */
+record Finding(String rule, String file, int line, String method, String message, List<Place> trace, String level) {
 
     record Place(String file, int line) {}
+
+    /** A warning. */
+    Finding(String rule, String file, int line, String method, String message, List<Place> trace) {
+        this(rule, file, line, method, message, trace, "warning");
+    }
+
+    /** Whether a default scan ({@code --min-level warning}) reports it: a warning or an error, not a note. */
+    boolean reportedByDefault() {
+        return !level.equals("note");
+    }
 
     /** Whether the finding's own line or, when {@code alongTrace}, any step of its trace lies in the label. */
     boolean matches(Label label, boolean alongTrace) {
@@ -35,7 +45,8 @@ record Finding(String rule, String file, int line, String method, String message
                 }
             }
             findings.add(new Finding(f.path("ruleId").asText(), f.path("file").asText(), f.path("startLine").asInt(),
-                    f.path("method").asText(""), f.path("message").asText(""), List.copyOf(trace)));
+                    f.path("method").asText(""), f.path("message").asText(""), List.copyOf(trace),
+                    f.path("level").asText("warning")));
         }
         return findings;
     }

@@ -117,6 +117,33 @@ class FieldRunTest {
         assertThat(progress.toString(StandardCharsets.UTF_8)).contains("acme/gone: no snapshot acme+gone");
     }
 
+    /** One scan at every level; the default table counts warnings and errors only, the other one the notes too. */
+    @Test
+    void oneScanGivesTheDefaultTableAndTheTableWithEveryLevel() throws Exception {
+        List<List<String>> arguments = new ArrayList<>();
+        String finding = "{\"ruleId\": \"%s\", \"level\": \"%s\", \"file\": \"services/orders/src/main/java/demo/"
+                + "CheckoutService.java\", \"startLine\": %d}";
+        FieldRun run = new FieldRun(field, new Snapshots(snapshots, temp.resolve("work"), field.resolve("extract")),
+                (repository, scanned, report) -> {
+                    arguments.add(Scanner.arguments(repository, scanned, report));
+                    Files.writeString(report, "{\"version\": \"t\", \"summary\": {\"files\": 1}, \"findings\": ["
+                            + finding.formatted("io-in-transaction", "error", 20) + ", "
+                            + finding.formatted("check-then-act", "note", 20) + "]}");
+                    return new Scanner.Outcome(0, "");
+                }, temp.resolve("work"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        String report = run.report(run.runAll());
+
+        assertThat(arguments).singleElement().satisfies(a -> assertThat(String.join(" ", a)).contains("--min-level note"));
+        String byDefault = report.substring(report.indexOf("Default scan"), report.indexOf("Every level"));
+        String everything = report.substring(report.indexOf("Every level"), report.indexOf("Per service"));
+        assertThat(byDefault).contains("| `check-then-act` | 0 | 0 | 0 | 0 | 0 | - | - | 0/1 |")
+                .contains("| **all** | 1 |");
+        assertThat(everything).as("the note sits on the !check-then-act label")
+                .contains("| `check-then-act` | 1 | 0 | 0 | 1 | 0 | 0.00 (0/1) | - | 1/1 |").contains("| **all** | 2 |");
+        assertThat(report).containsPattern("\\| acme/shop \\| shop \\| 1 \\| 0\\.0 \\| [0-9.]+ \\| 1 \\| 1 \\|");
+    }
+
     @Test
     void aMistakeInTheLabelsStopsTheRunBeforeAnythingIsScanned() throws IOException {
         Files.writeString(field.resolve("labels.tsv"), String.join("\t", Labels.COLUMNS) + "\n"

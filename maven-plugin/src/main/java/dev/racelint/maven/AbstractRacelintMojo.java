@@ -73,6 +73,15 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     @Parameter(property = "racelint.baseline")
     protected File baseline;
 
+    /**
+     * The least severe level reported: {@code error}, {@code warning} or {@code note}. Notes are findings
+     * whose harm racelint can show to be small (only privileged callers reach them, ...) and rules whose
+     * level is note; the summary counts what was left out. Default: {@code minLevel:} in racelint.yml,
+     * else {@code warning} (as on the command line).
+     */
+    @Parameter(property = "racelint.minLevel")
+    protected String minLevel;
+
     /** Report files to write: a comma-separated list of {@code sarif}, {@code json}, {@code text}, {@code html}. */
     @Parameter(property = "racelint.outputFormats", defaultValue = "sarif")
     protected String outputFormats;
@@ -138,6 +147,24 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         }
     }
 
+    /**
+     * {@code minLevel} checked (a wrong value is a configuration error before any work is done); unset,
+     * racelint.yml's {@code minLevel:}, else warning.
+     */
+    private Level minLevel(ProjectConfig config) throws MojoExecutionException {
+        if (minLevel == null || minLevel.isBlank()) {
+            return config == null ? Level.WARNING : config.minLevel().orElse(Level.WARNING);
+        }
+        String text = minLevel.strip().toLowerCase(java.util.Locale.ROOT);
+        return switch (text) {
+            case "error" -> Level.ERROR;
+            case "warning" -> Level.WARNING;
+            case "note" -> Level.NOTE;
+            default -> throw new MojoExecutionException("racelint: minLevel (racelint.minLevel) must be error, warning "
+                    + "or note, not '" + minLevel + "'");
+        };
+    }
+
     /** The threshold this goal applies; {@link FailOn#NONE} (the default) for goals that never fail. */
     protected FailOn failOn() throws MojoExecutionException {
         return FailOn.NONE;
@@ -180,6 +207,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         }
         RuleRegistry registry = RuleRegistry.load(AbstractRacelintMojo.class.getClassLoader());
         ProjectConfig config = readConfig(registry);
+        Level lowest = minLevel(config);
         Set<String> ruleIds;
         try {
             // as on the command line: racelint.yml's "off" rules are left out unless rules are named here
@@ -217,7 +245,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         ModuleScan.Request request = new ModuleScan.Request(own, context, includeTests,
                 excludes == null ? List.of() : excludes, classpath, ruleIds, sourceRoot, accepted,
                 blankToNull(sarifCategory), toolVersion(), Runtime.getRuntime().availableProcessors(),
-                noCache || cacheDirectory == null ? null : cacheDirectory.toPath(), config);
+                noCache || cacheDirectory == null ? null : cacheDirectory.toPath(), config, lowest);
         ModuleScan.Outcome outcome;
         try {
             outcome = ModuleScan.run(request, registry);
@@ -249,7 +277,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("racelint: cannot write the report to " + outputDirectory + ": " + e, e);
         }
-        getLog().info("racelint: " + TextReportWriter.summary(report)
+        getLog().info("racelint: " + TextReportWriter.summary(report, "-Dracelint.minLevel=")
                 + (written.isEmpty() ? "" : " Report: " + written.stream().map(this::shown).collect(Collectors.joining(", "))));
         lastReport = report;
         conclude(verdict, report, written);

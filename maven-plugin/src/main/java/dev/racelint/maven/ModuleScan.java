@@ -8,6 +8,7 @@ import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.report.AtomicReplace;
 import dev.racelint.analyzer.report.FileSourceLines;
 import dev.racelint.analyzer.report.ScanReport;
@@ -54,17 +55,26 @@ final class ModuleScan {
      * @param threads       worker threads
      * @param config        the project's racelint.yml (excludes, levels, declared APIs, limits), or null;
      *                      the rules it turns off are already left out of {@code ruleIds}
+     * @param minLevel      the least severe level reported ({@code minLevel}); null: every level
      */
     record Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
             List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
-            String toolVersion, int threads, Path cacheDirectory, ProjectConfig config) {
+            String toolVersion, int threads, Path cacheDirectory, ProjectConfig config, Level minLevel) {
 
-        /** Without a racelint.yml. */
+        /** Without a racelint.yml, every level reported. */
         Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
                 List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
                 String toolVersion, int threads, Path cacheDirectory) {
             this(ownRoots, contextRoots, includeTests, excludes, classpath, ruleIds, sourceRoot, baseline, sarifCategory,
-                    toolVersion, threads, cacheDirectory, null);
+                    toolVersion, threads, cacheDirectory, null, null);
+        }
+
+        /** Without a racelint.yml. */
+        Request(List<Path> ownRoots, List<Path> contextRoots, boolean includeTests, List<String> excludes,
+                List<Path> classpath, Set<String> ruleIds, Path sourceRoot, Baseline baseline, String sarifCategory,
+                String toolVersion, int threads, Path cacheDirectory, Level minLevel) {
+            this(ownRoots, contextRoots, includeTests, excludes, classpath, ruleIds, sourceRoot, baseline, sarifCategory,
+                    toolVersion, threads, cacheDirectory, null, minLevel);
         }
 
         /** Without a cache. */
@@ -136,7 +146,7 @@ final class ModuleScan {
                 all.methodsAnalysed(), all.timingsMillis(), suppressed, all.fromCache(),
                 all.treesFromCache(), all.coverage());
 
-        Review review = Review.of(module, request.baseline(), null, false);
+        Review review = Review.of(module, request.baseline(), null, false, request.minLevel());
         ScanReport.Triage triage = review.triage();
         if (request.baseline() != null) {
             // Review counts every unmatched baseline entry as fixed; a baseline shared by the whole

@@ -119,7 +119,7 @@ class CliParityTest {
         assertThat(config).as("the plugin found it too").isNotNull();
         Set<String> ruleIds = RuleSelection.resolve(registry, List.of(), config.disabledRules());
         ModuleScan.Request request = new ModuleScan.Request(List.of(sources), List.of(), false, List.of(), List.of(),
-                ruleIds, repo, null, null, "parity", 1, null, config);
+                ruleIds, repo, null, null, "parity", 1, null, config, dev.racelint.analyzer.finding.Level.WARNING);
         ModuleScan.Outcome outcome = ModuleScan.run(request, registry);
         Path pluginDir = repo.resolve("plugin-out");
         ModuleScan.writeReports(outcome.report(), pluginDir, Set.of(OutputFormat.SARIF));

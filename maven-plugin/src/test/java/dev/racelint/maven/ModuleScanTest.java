@@ -281,6 +281,40 @@ class ModuleScanTest {
         assertThat(outcome.report().rules()).noneMatch(r -> r.id().equals("io-in-transaction"));
     }
 
+    /** minLevel: a note (cache-stampede's level) is left out of the report and counted; minLevel note keeps it. */
+    @Test
+    void findingsBelowMinLevelAreLeftOutAndCounted() throws IOException {
+        write("app/src/main/java/com/example/app/PriceService.java", """
+                package com.example.app;
+
+                import org.springframework.cache.annotation.Cacheable;
+                import org.springframework.web.client.RestTemplate;
+
+                public class PriceService {
+                    private final RestTemplate rest = new RestTemplate();
+
+                    @Cacheable("prices")
+                    public String price(String sku) {
+                        return rest.getForObject("https://prices.example.com/" + sku, String.class);
+                    }
+                }
+                """);
+        Path app = repo.resolve("app/src/main/java");
+
+        ModuleScan.Outcome byDefault = ModuleScan.run(new ModuleScan.Request(List.of(app), List.of(), false, List.of(),
+                List.of(), allRules, repo, null, null, "test", 1, null, dev.racelint.analyzer.finding.Level.WARNING),
+                registry);
+        ModuleScan.Outcome all = ModuleScan.run(new ModuleScan.Request(List.of(app), List.of(), false, List.of(),
+                List.of(), allRules, repo, null, null, "test", 1, null, dev.racelint.analyzer.finding.Level.NOTE),
+                registry);
+
+        assertThat(all.findings()).extracting(Finding::ruleId).containsExactly("cache-stampede");
+        assertThat(byDefault.findings()).isEmpty();
+        assertThat(byDefault.report().triage().belowMinLevel()).isEqualTo(1);
+        assertThat(dev.racelint.analyzer.report.TextReportWriter.summary(byDefault.report(), "-Dracelint.minLevel="))
+                .contains("1 note not shown (below the minimum level warning; -Dracelint.minLevel=note shows them)");
+    }
+
     @Test
     void isUnderComparesWholePathSegments() {
         Path root = repo.resolve("app/src/main/java").toAbsolutePath().normalize();

@@ -337,11 +337,11 @@ public final class CheckThenActRule implements Rule {
                         + ": add a unique constraint on " + write.table() + PersistenceRules.columns(check)
                         + " and treat the duplicate-key error as 'already exists'"
                         + (what.equals("a limit check") ? ", or enforce the limit in one conditional UPDATE" : "")
-                        + ".")
+                        + "." + PrivilegedCallers.sentence(context))
                 .build();
         String fingerprint = Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(),
                 check.describe());
-        return new Finding(rule.id(), rule.level(), message, primary, List.of(checkAt, writeAt), List.copyOf(path),
+        return new Finding(rule.id(), PrivilegedCallers.level(rule, context), message, primary, List.of(checkAt, writeAt), List.copyOf(path),
                 rule.fix(), fingerprint, context.method().signature());
     }
 }

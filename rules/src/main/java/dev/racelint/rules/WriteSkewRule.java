@@ -332,9 +332,10 @@ public final class WriteSkewRule implements Rule {
                         + ": below SERIALIZABLE two transactions can both pass the check and together break the "
                         + "invariant (write skew)."
                         + (writes.size() > 1 ? " The same check decides " + (writes.size() - 1) + " more write"
-                                + (writes.size() > 2 ? "s" : "") + " (related locations)." : ""))
+                                + (writes.size() > 2 ? "s" : "") + " (related locations)." : "")
+                        + PrivilegedCallers.sentence(context))
                 .build();
-        return new Finding(rule.id(), rule.level(), message, write.location().withLabel(write.describe()),
+        return new Finding(rule.id(), PrivilegedCallers.level(rule, context), message, write.location().withLabel(write.describe()),
                 related, List.of(scope.anchor(), checkAt, writeAt), rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(), check.describe()),
                 context.method().signature());

@@ -163,6 +163,11 @@ public final class ProjectConfig {
     /** {@code coverage: inert:} type patterns the coverage summary takes as inert (no blind spots). */
     private final List<String> inertTypes;
     private final List<LimitSetting> limitSettings;
+    /** {@code minLevel:}, the least severe level reported, or null when the file does not set it. */
+    private Level minLevel;
+    private int minLevelLine;
+    /** {@code authorization:} the team's own annotations that admit only callers holding an authority. */
+    private List<String> authorizationAnnotations = List.of();
 
     private ProjectConfig(Path file, Path shown, Map<String, String> ruleSettings, Map<String, Integer> ruleLines,
             List<Exclude> excludes, List<Api> apis, List<String> inertTypes, List<LimitSetting> limitSettings) {
@@ -247,6 +252,21 @@ public final class ProjectConfig {
         return inertTypes;
     }
 
+    /** The least severe level the file asks to report ({@code minLevel:}), if it sets one. */
+    public Optional<Level> minLevel() {
+        return Optional.ofNullable(minLevel);
+    }
+
+    /** The line {@code minLevel:} is written on, 0 when the file does not set it. */
+    public int minLevelLine() {
+        return minLevelLine;
+    }
+
+    /** The annotation types ({@code authorization:}) the file declares as admitting only privileged callers. */
+    public List<String> authorizationAnnotations() {
+        return authorizationAnnotations;
+    }
+
     /** The {@code limits:} the file sets, in file order. */
     public List<LimitSetting> limitSettings() {
         return limitSettings;
@@ -317,11 +337,17 @@ public final class ProjectConfig {
 
     /** Adds the declared APIs to a catalogue, in the built-in catalogue's format. */
     public void extend(ApiCatalogue catalogue) {
-        if (apis.isEmpty()) {
+        if (apis.isEmpty() && authorizationAnnotations.isEmpty()) {
             return;
         }
         ObjectMapper json = new ObjectMapper();
         ObjectNode doc = json.createObjectNode();
+        if (!authorizationAnnotations.isEmpty()) {
+            // a team's annotation: its presence is the requirement, its string values (if any) name the authority
+            ObjectNode entry = doc.putArray("authorization").addObject();
+            authorizationAnnotations.forEach(entry.putArray("annotations")::add);
+            entry.put("form", "marker");
+        }
         ArrayNode list = doc.putArray("apis");
         for (Api api : apis) {
             ObjectNode n = list.addObject();
@@ -440,6 +466,9 @@ public final class ProjectConfig {
             List<Api> apis = new ArrayList<>();
             List<String> inert = new ArrayList<>();
             List<LimitSetting> limits = new ArrayList<>();
+            Level minLevel = null;
+            int minLevelLine = 0;
+            List<String> authorization = new ArrayList<>();
             JsonToken first = p.nextToken();
             if (first == null) {
                 return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert, limits); // an empty file: all defaults
@@ -457,16 +486,25 @@ public final class ProjectConfig {
                     case "apis" -> readApis(p, shown, value, apis);
                     case "coverage" -> readCoverage(p, shown, value, inert);
                     case "limits" -> readLimits(p, shown, value, limits);
+                    case "minLevel", "min-level" -> {
+                        minLevel = readMinLevel(p, shown, value, key);
+                        minLevelLine = keyLine;
+                    }
+                    case "authorization" -> readAuthorization(p, shown, value, authorization);
                     case "version" -> {
                         if (value != JsonToken.VALUE_NUMBER_INT || p.getIntValue() != 1) {
                             throw error(p, shown, "version must be 1");
                         }
                     }
                     default -> throw new ConfigException(shown, keyLine, "unknown key '" + quote(key)
-                            + "' (expected: version, rules, exclude, apis, coverage, limits)");
+                            + "' (expected: version, rules, minLevel, exclude, apis, authorization, coverage, limits)");
                 }
             }
-            return new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert, limits);
+            ProjectConfig config = new ProjectConfig(file, shown, rules, ruleLines, excludes, apis, inert, limits);
+            config.minLevel = minLevel;
+            config.minLevelLine = minLevelLine;
+            config.authorizationAnnotations = List.copyOf(authorization);
+            return config;
         } catch (StreamConstraintsException e) {
             JsonLocation at = e.getLocation();
             throw new ConfigException(shown, at == null ? 0 : at.getLineNr(), "YAML nested more than "
@@ -707,6 +745,36 @@ public final class ProjectConfig {
                 }
                 inert.add(type);
             }
+        }
+    }
+
+    private static Level readMinLevel(JsonParser p, Path file, JsonToken value, String key) throws IOException {
+        String text = value == JsonToken.VALUE_STRING ? p.getText().strip().toLowerCase(Locale.ROOT) : "";
+        return switch (text) {
+            case "error" -> Level.ERROR;
+            case "warning" -> Level.WARNING;
+            case "note" -> Level.NOTE;
+            default -> throw error(p, file, "'" + key + "' must be error, warning or note, not '" + quote(safeText(p)) + "'");
+        };
+    }
+
+    /** {@code authorization: [com.acme.security.AdminOnly, ...]}: qualified annotation type names. */
+    private static void readAuthorization(JsonParser p, Path file, JsonToken value, List<String> out) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return;
+        }
+        if (value != JsonToken.START_ARRAY) {
+            throw error(p, file, "'authorization' must be a list of qualified annotation type names");
+        }
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            String type = t == JsonToken.VALUE_STRING ? p.getText().strip() : null;
+            checkPattern(file, line(p), "authorization annotation", type == null ? "" : type, out.size());
+            if (type == null || !type.matches("[\\w$]+(\\.[\\w$]+)+")) {
+                throw error(p, file, "'authorization' entries must be qualified annotation type names"
+                        + " (for example com.acme.security.AdminOnly)");
+            }
+            out.add(type);
         }
     }
 

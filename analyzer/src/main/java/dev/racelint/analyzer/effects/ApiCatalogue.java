@@ -126,6 +126,21 @@ public final class ApiCatalogue {
             EffectKind effect, String detail, String label, Set<String> readAnnotations,
             Map<String, String> methodAttributes) {}
 
+    /**
+     * Annotations that restrict who reaches a method ({@code authorization} in the catalogue, racelint.yml
+     * {@code authorization:}): see {@link dev.racelint.analyzer.handlers.PrivilegedEntryPoints}.
+     *
+     * @param annotations        qualified annotation type names
+     * @param form               expression, names, open or marker
+     * @param authenticationOnly functions (expression) or values (names) that ask for authentication only
+     * @param combine            how several values combine: "or" or "and"
+     * @param combineAttribute   the attribute whose enum value (ending in AND or OR) changes {@code combine}
+     */
+    public record AuthorizationEntry(Set<String> annotations, String form, Set<String> authenticationOnly,
+            String combine, String combineAttribute) {}
+
+    private final List<AuthorizationEntry> authorization = new ArrayList<>();
+
     private final Map<String, List<Entry>> exactTypes = new HashMap<>();
     private final List<Map.Entry<Glob, Entry>> patternTypes = new ArrayList<>();
     private final List<Entry> anyReceiver = new ArrayList<>();
@@ -223,6 +238,14 @@ public final class ApiCatalogue {
                 }
             }
         }
+        for (JsonNode node : root.path("authorization")) {
+            authorization.add(new AuthorizationEntry(
+                    new LinkedHashSet<>(strings(node.path("annotations"))),
+                    node.path("form").asText("marker"),
+                    new LinkedHashSet<>(strings(node.path("authenticationOnly"))),
+                    node.path("combine").asText("or"),
+                    node.path("combineAttribute").asText("")));
+        }
         for (JsonNode node : root.path("interfaces")) {
             interfaces.add(new InterfaceEntry(
                     new LinkedHashSet<>(strings(node.path("typeAnnotations"))),
@@ -265,6 +288,11 @@ public final class ApiCatalogue {
     /** Whether any entry names this type (exactly or by a pattern), whichever of its methods it lists. */
     public boolean knowsType(String type) {
         return !entriesFor(type).isEmpty();
+    }
+
+    /** The annotations that admit only callers holding an authority (and those that open a method again). */
+    public List<AuthorizationEntry> authorization() {
+        return List.copyOf(authorization);
     }
 
     public List<InterfaceEntry> interfaces() {

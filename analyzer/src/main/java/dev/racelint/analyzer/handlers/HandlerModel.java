@@ -73,6 +73,8 @@ public final class HandlerModel {
     private final Annotations annotations;
     private final MethodMemo<Optional<Handler>> memo;
     private InTreeRoutes routes;
+    /** Which handlers admit only privileged callers; set once the call graph is there ({@link #usePrivileges}). */
+    private volatile PrivilegedEntryPoints privileged = PrivilegedEntryPoints.NONE;
 
     public HandlerModel(ProgramIndex index) {
         this.index = index;
@@ -82,6 +84,16 @@ public final class HandlerModel {
 
     public Optional<Handler> handler(MethodInfo method) {
         return memo.get(method, this::compute);
+    }
+
+    /** Gives the model the privileged entry points, which need the call graph built after it. */
+    public void usePrivileges(PrivilegedEntryPoints entryPoints) {
+        this.privileged = entryPoints;
+    }
+
+    /** The privileged entry points: what the handlers reaching a method require, when all of them require one. */
+    public PrivilegedEntryPoints privileged() {
+        return privileged;
     }
 
     /** The tree's HTTP handlers by verb and path, built on first use. */

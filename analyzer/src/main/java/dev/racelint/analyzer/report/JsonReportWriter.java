@@ -92,6 +92,10 @@ public final class JsonReportWriter implements ReportWriter {
             summary.put("baselined", triage.baselined());
             summary.put("baselineFixed", triage.baselineFixed());
         }
+        if (triage.minLevel() != null) {
+            summary.put("minLevel", triage.minLevel().sarifName());
+            summary.put("belowMinLevel", triage.belowMinLevel());
+        }
         if (triage.outsideDiff() >= 0) {
             summary.put("outsideDiff", triage.outsideDiff());
             summary.put("checkChanges", report.diagnostics().stream().filter(Diagnostic::checkChange).count());

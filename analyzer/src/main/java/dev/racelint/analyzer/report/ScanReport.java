@@ -3,6 +3,7 @@ package dev.racelint.analyzer.report;
 import dev.racelint.analyzer.coverage.Coverage;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
+import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.suppress.SuppressedFinding;
 import java.nio.file.Path;
@@ -59,25 +60,54 @@ public record ScanReport(
      * @param baselined          findings a baseline accepts; -1 when no baseline was given
      * @param baselineFixed      baseline entries that matched nothing (fixed); -1 when no baseline
      * @param outsideDiff        findings that do not touch the changed lines; -1 when no diff was given
+     * @param minLevel           the least severe level reported ({@code --min-level}); null: every level
+     * @param belowMinLevel      findings left out because their level is below {@code minLevel}
      */
     public record Triage(List<SuppressedFinding> suppressed, boolean includeSuppressed, int baselined,
-            int baselineFixed, int outsideDiff) {
+            int baselineFixed, int outsideDiff, Level minLevel, int belowMinLevel) {
         public static final Triage NONE = new Triage(List.of(), false, -1, -1, -1);
 
         public Triage {
             suppressed = List.copyOf(suppressed);
         }
 
+        /** Every level reported. */
+        public Triage(List<SuppressedFinding> suppressed, boolean includeSuppressed, int baselined,
+                int baselineFixed, int outsideDiff) {
+            this(suppressed, includeSuppressed, baselined, baselineFixed, outsideDiff, null, 0);
+        }
+
         public Triage withSuppressed(List<SuppressedFinding> list, boolean include) {
-            return new Triage(list, include, baselined, baselineFixed, outsideDiff);
+            return new Triage(list, include, baselined, baselineFixed, outsideDiff, minLevel, belowMinLevel);
         }
 
         public Triage withBaseline(int accepted, int fixed) {
-            return new Triage(suppressed, includeSuppressed, accepted, fixed, outsideDiff);
+            return new Triage(suppressed, includeSuppressed, accepted, fixed, outsideDiff, minLevel, belowMinLevel);
         }
 
         public Triage withOutsideDiff(int count) {
-            return new Triage(suppressed, includeSuppressed, baselined, baselineFixed, count);
+            return new Triage(suppressed, includeSuppressed, baselined, baselineFixed, count, minLevel, belowMinLevel);
+        }
+
+        public Triage withMinLevel(Level level, int below) {
+            return new Triage(suppressed, includeSuppressed, baselined, baselineFixed, outsideDiff, level, below);
+        }
+
+        /**
+         * "3 notes not shown (below the minimum level warning; --min-level note shows them)", or empty when
+         * nothing was left out for its level. {@code how} names the setting in the caller's terms
+         * ({@code "--min-level "}, {@code "-Dracelint.minLevel="}), the level follows it.
+         */
+        public java.util.Optional<String> belowMinLevelText(String how) {
+            if (minLevel == null || belowMinLevel <= 0) {
+                return java.util.Optional.empty();
+            }
+            Level lowest = Level.values()[Level.values().length - 1];
+            // below warning there are only notes; below error, warnings and notes
+            String what = minLevel == Level.WARNING ? (belowMinLevel == 1 ? "note" : "notes")
+                    : (belowMinLevel == 1 ? "finding" : "findings");
+            return java.util.Optional.of(belowMinLevel + " " + what + " not shown (below the minimum level "
+                    + minLevel.sarifName() + "; " + how + lowest.sarifName() + " shows them)");
         }
     }
 

@@ -82,6 +82,8 @@ public final class TextReportWriter implements ReportWriter {
         if (report.coverage() != null) {
             if (coverageDetail) {
                 text.append(CoverageReport.detail(report.coverage()));
+                report.triage().belowMinLevelText("--min-level ")
+                        .ifPresent(left -> text.append("  left out: ").append(left).append('\n'));
             }
             text.append(CoverageReport.line(report.coverage())).append('\n');
         }
@@ -245,6 +247,14 @@ public final class TextReportWriter implements ReportWriter {
     /** The closing line, e.g. {@code 3 findings (2 errors, 1 warning, 0 notes) in 41 files.} */
     /** The last line of the text report, e.g. {@code 3 findings (2 errors, 1 warning, 0 notes) in 41 files.} */
     public static String summary(ScanReport report) {
+        return summary(report, "--min-level ");
+    }
+
+    /**
+     * As {@link #summary(ScanReport)}, naming the minimum-level setting as {@code minLevelSetting} says
+     * (the Maven plugin's {@code -Dracelint.minLevel=}) where findings below it were left out.
+     */
+    public static String summary(ScanReport report, String minLevelSetting) {
         LevelCounts counts = LevelCounts.of(report.findings());
         int errors = counts.errors();
         int warnings = counts.warnings();
@@ -301,6 +311,7 @@ public final class TextReportWriter implements ReportWriter {
         if (triage.outsideDiff() >= 0) {
             line.append("; ").append(triage.outsideDiff()).append(" outside the diff");
         }
+        triage.belowMinLevelText(minLevelSetting).ifPresent(text -> line.append("; ").append(text));
         if (checkChanges > 0) {
             line.append("; ").append(count(checkChanges, "check change", "check changes"))
                     .append(" in the diff (suppressions, baseline entries, config)");

@@ -260,6 +260,22 @@ public final class CheckChanges {
                     + ": " + setting(was) + ")" + ruleEffect(was, now, defaultLevels.get(rule)) + tail + "."));
         }
 
+        Level minBefore = base == null ? null : base.minLevel().orElse(null);
+        Level minAfter = head == null ? null : head.minLevel().orElse(null);
+        if (!Objects.equals(minBefore, minAfter)) {
+            notes.add(note(file, head == null ? 0 : head.minLevelLine(), Diagnostic.CONFIG_CHANGED, "minLevel: "
+                    + (minAfter == null ? "not set" : minAfter.sarifName()) + " (at " + ref + ": "
+                    + (minBefore == null ? "not set" : minBefore.sarifName())
+                    + "): findings below the minimum level are not reported" + tail + "."));
+        }
+        List<String> authorizationBefore = base == null ? List.of() : base.authorizationAnnotations();
+        for (String annotation : head == null ? List.<String>of() : head.authorizationAnnotations()) {
+            if (!authorizationBefore.contains(annotation)) {
+                notes.add(note(file, 0, Diagnostic.CONFIG_CHANGED, "authorization: " + quoted(annotation)
+                        + " added by this change: findings only its holders reach are reported as notes" + tail + "."));
+            }
+        }
+
         List<String> excludesBefore = base == null ? List.of() : base.excludes();
         Map<String, Integer> remaining = multiset(excludesBefore);
         if (head != null) {

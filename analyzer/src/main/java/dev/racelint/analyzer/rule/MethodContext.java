@@ -95,6 +95,14 @@ public final class MethodContext {
         return handlers.handler(method);
     }
 
+    /**
+     * The authority every entry point reaching this method requires, when each one is an HTTP handler that
+     * requires one ({@link dev.racelint.analyzer.handlers.PrivilegedEntryPoints}); empty otherwise.
+     */
+    public Optional<dev.racelint.analyzer.handlers.PrivilegedEntryPoints.Privilege> onlyPrivilegedCallers() {
+        return handlers.privileged().onlyPrivilegedCallers(method);
+    }
+
     /** The HTTP handlers of the scanned tree, to match a client call's URL to the controller serving it. */
     public dev.racelint.analyzer.handlers.InTreeRoutes routes() {
         return handlers.routes();

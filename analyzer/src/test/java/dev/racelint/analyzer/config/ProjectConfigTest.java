@@ -127,7 +127,7 @@ class ProjectConfigTest {
     void quotedTextHasItsControlCharactersEscapedAndIsClipped() throws IOException {
         Path file = Files.writeString(tree.resolve("racelint.yml"), "\"ru\\eles\\u202e\": 1\n");
         assertThatThrownBy(() -> ProjectConfig.read(file, SHOWN, List.of(tree)))
-                .hasMessage("racelint.yml:1: unknown key 'ru\\u001bles\\u202e' (expected: version, rules, exclude, apis, coverage, limits)");
+                .hasMessage("racelint.yml:1: unknown key 'ru\\u001bles\\u202e' (expected: version, rules, minLevel, exclude, apis, authorization, coverage, limits)");
 
         Path longKey = Files.writeString(tree.resolve("racelint.yml"), "rules:\n  ? " + "x".repeat(200_000) + "\n  : off\n");
         ProjectConfig config = ProjectConfig.read(longKey, SHOWN, List.of(tree));
