@@ -78,11 +78,12 @@ public final class CheckThenActRule implements Rule {
                 reported = true;
                 break;
             }
-            // a validator's read, like an insert further down, only where the schema shows no key
+            // a validator's read, like an insert further down, only where the schema shows no key - or where
+            // it only asks whether rows with the inserted values are there (COUNT / EXISTS by columns)
             for (DbOp check : reported ? List.<DbOp>of() : validatorChecks(context, write.call(), write)) {
                 Optional<String> undeclared = undeclared(context, write, check);
                 if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)
-                        || undeclared.isEmpty()) {
+                        || (undeclared.isEmpty() && !(askedWhetherThere(check) && !check.keyColumns().isEmpty()))) {
                     continue;
                 }
                 reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared));
