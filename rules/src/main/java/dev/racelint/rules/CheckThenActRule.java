@@ -305,6 +305,13 @@ public final class CheckThenActRule implements Rule {
                 .map(t -> ", and the schema declares no unique key on " + write.table() + PersistenceRules.columns(check));
     }
 
+    /** Is the count compared with 0 or 1 where it is read ({@code selectCount(probe) > 0}): whether a row is there, not a limit? */
+    private static boolean countTestsExistence(MethodContext context, DbOp check) {
+        var method = context.persistence().index().enclosingMethod(check.call());
+        return check.shape() == DbOp.ReadShape.COUNT && method != null
+                && context.persistence().flow(method).map(f -> f.existenceTest(check)).orElse(false);
+    }
+
     private static Optional<SchemaModel.Table> table(MethodContext context, String name) {
         SchemaModel schema = context.persistence().schema();
         return schema.table(name).or(() -> context.persistence().entities().byName(name)
@@ -323,8 +330,8 @@ public final class CheckThenActRule implements Rule {
         }
         path.add(writeAt);
         CodeLocation primary = calls.isEmpty() ? write.location().withLabel(write.describe()) : path.get(1);
-        String what = check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.AGGREGATE
-                ? "a limit check" : "an existence check";
+        String what = (check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.AGGREGATE)
+                && !countTestsExistence(context, check) ? "a limit check" : "an existence check";
         Message.Builder text = Message.builder()
                 .link(PersistenceRules.name(check), 0)
                 .text(" (" + what + " on " + write.table() + ") decides whether ");
