@@ -47,21 +47,26 @@ public final class CacheKeyChecks {
             return out;
         }
         ExpressionTyper typer = resolver.typer();
-        List<MethodCallExpr> calls = body.findAll(MethodCallExpr.class);
-        for (MethodCallExpr read : calls) {
-            Access r = access(read, resolver, typer);
-            if (r == null || r.kind != Kind.READ) {
-                continue;
+        // each call's key command once: the pairs below look at every read against every set
+        List<java.util.Map.Entry<MethodCallExpr, Access>> accesses = new ArrayList<>();
+        for (MethodCallExpr call : body.findAll(MethodCallExpr.class)) {
+            Access a = access(call, resolver, typer);
+            if (a != null) {
+                accesses.add(java.util.Map.entry(call, a));
             }
-            IfStmt decision = decidingIf(read);
+        }
+        for (var read : accesses) {
+            Access r = read.getValue();
+            IfStmt decision = r.kind == Kind.READ ? decidingIf(read.getKey()) : null;
             if (decision == null) {
                 continue;
             }
-            for (MethodCallExpr set : calls) {
-                Access s = access(set, resolver, typer);
-                if (s != null && s.kind == Kind.SET && s.key.toString().equals(r.key.toString())
+            for (var setAccess : accesses) {
+                MethodCallExpr set = setAccess.getKey();
+                Access s = setAccess.getValue();
+                if (s.kind == Kind.SET && s.key.toString().equals(r.key.toString())
                         && sameVariables(r.key, s.key) && runsOnTheOtherWay(decision, set)) {
-                    out.add(new KeyCheck(read, set, r.key, r.via, s.via));
+                    out.add(new KeyCheck(read.getKey(), set, r.key, r.via, s.via));
                     break;
                 }
             }
