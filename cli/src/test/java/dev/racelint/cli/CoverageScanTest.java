@@ -70,7 +70,7 @@ class CoverageScanTest {
                     public void capture(@PathVariable long id) {
                         Payment probe = new Payment();
                         probe.setId(id);
-                        Payment payment = payments.selectOne(probe);
+                        Payment payment = payments.selectByRowBounds(probe, new org.apache.ibatis.session.RowBounds(0, 1)).get(0);
                         payment.setState("CAPTURED");
                         payments.updateByConditionSelective(payment, probe);
                     }

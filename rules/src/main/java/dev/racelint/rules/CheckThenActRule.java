@@ -49,6 +49,9 @@ public final class CheckThenActRule implements Rule {
      */
     private static final int CALLS_TO_INSERT = 2;
 
+    private static final String CACHE_KEY_FIX = "Claim the key in one command: setIfAbsent(key, value, ttl) (SET NX EX), "
+            + "and go on only when it returns true; delete the key when the work fails if a retry must be let through.";
+
     @Override
     public void check(MethodContext context, Reporter reporter) {
         MethodFlow flow = context.dataFlow().orElse(null);
@@ -56,6 +59,33 @@ public final class CheckThenActRule implements Rule {
             checkOwnInserts(context, flow, reporter);
         }
         insertsBelow(context, flow, reporter);
+        cacheKeyChecks(context, reporter);
+    }
+
+    /**
+     * A guard kept in a cache key, read and then set in two commands ({@code get(key)}, then
+     * {@code set(key, ..)} when no value was there): two requests both read no key and both pass.
+     */
+    private void cacheKeyChecks(MethodContext context, Reporter reporter) {
+        var file = context.method().declaringType().file().path();
+        for (var check : dev.racelint.analyzer.handlers.CacheKeyChecks.in(context.method(), context.persistence().resolver())) {
+            String read = check.readVia() != null ? check.readVia() : check.read().getNameAsString() + "()";
+            String set = check.setVia() != null ? check.setVia() : check.set().getNameAsString() + "()";
+            CodeLocation readAt = SourceLocations.of(file, check.read(), "checks: " + read + " of key " + check.key());
+            CodeLocation setAt = SourceLocations.of(file, check.set(), "writes: " + set + " of key " + check.key());
+            Message message = Message.builder()
+                    .link(read, 0)
+                    .text(" (a read of the cache key " + check.key() + ") decides whether ")
+                    .link(set, 1)
+                    .text(" (a plain SET of the same key) runs, but nothing stops two requests both reading no key"
+                            + " and both passing the check: set the key in one command that fails when it exists"
+                            + " (setIfAbsent / SET NX) and go on only when it returns true.")
+                    .build();
+            String fingerprint = Fingerprints.of(descriptor().id(), context.method().signature(), check.set().toString(),
+                    check.read().toString());
+            reporter.report(new Finding(descriptor().id(), descriptor().level(), message, setAt, List.of(readAt, setAt),
+                    List.of(readAt, setAt), CACHE_KEY_FIX, fingerprint, context.method().signature()));
+        }
     }
 
     /** Inserts among this method's own operations (or one-operation helpers) that a read or a validator decides. */
@@ -78,11 +108,12 @@ public final class CheckThenActRule implements Rule {
                 reported = true;
                 break;
             }
-            // a validator's read, like an insert further down, only where the schema shows no key
+            // a validator's read, like an insert further down, only where the schema shows no key - or where
+            // it only asks whether rows with the inserted values are there (COUNT / EXISTS by columns)
             for (DbOp check : reported ? List.<DbOp>of() : validatorChecks(context, write.call(), write)) {
                 Optional<String> undeclared = undeclared(context, write, check);
                 if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)
-                        || undeclared.isEmpty()) {
+                        || (undeclared.isEmpty() && !(askedWhetherThere(check) && !check.keyColumns().isEmpty()))) {
                     continue;
                 }
                 reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared));
@@ -304,6 +335,13 @@ public final class CheckThenActRule implements Rule {
                 .map(t -> ", and the schema declares no unique key on " + write.table() + PersistenceRules.columns(check));
     }
 
+    /** Is the count compared with 0 or 1 where it is read ({@code selectCount(probe) > 0}): whether a row is there, not a limit? */
+    private static boolean countTestsExistence(MethodContext context, DbOp check) {
+        var method = context.persistence().index().enclosingMethod(check.call());
+        return check.shape() == DbOp.ReadShape.COUNT && method != null
+                && context.persistence().flow(method).map(f -> f.existenceTest(check)).orElse(false);
+    }
+
     private static Optional<SchemaModel.Table> table(MethodContext context, String name) {
         SchemaModel schema = context.persistence().schema();
         return schema.table(name).or(() -> context.persistence().entities().byName(name)
@@ -322,8 +360,8 @@ public final class CheckThenActRule implements Rule {
         }
         path.add(writeAt);
         CodeLocation primary = calls.isEmpty() ? write.location().withLabel(write.describe()) : path.get(1);
-        String what = check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.AGGREGATE
-                ? "a limit check" : "an existence check";
+        String what = (check.shape() == DbOp.ReadShape.COUNT || check.shape() == DbOp.ReadShape.AGGREGATE)
+                && !countTestsExistence(context, check) ? "a limit check" : "an existence check";
         Message.Builder text = Message.builder()
                 .link(PersistenceRules.name(check), 0)
                 .text(" (" + what + " on " + write.table() + ") decides whether ");

@@ -654,6 +654,15 @@ public final class DbOpClassifier {
                 kind = Kind.READ; shape = ReadShape.ROWS; keys = ExampleCriteria.equalityColumns(call);
             }
             case "countByExample" -> { kind = Kind.READ; shape = ReadShape.COUNT; keys = ExampleCriteria.equalityColumns(call); }
+            // a generic mapper's query by record (tk.mybatis Mapper<T>): the WHERE is the record's non-null properties
+            case "selectCount", "selectOne", "select" -> {
+                if (call.getArguments().size() != 1) {
+                    return null;
+                }
+                kind = Kind.READ;
+                shape = name.equals("selectCount") ? ReadShape.COUNT : ReadShape.ROWS;
+                keys = RecordCriteria.equalityColumns(call);
+            }
             case "insert", "insertSelective" -> { kind = Kind.INSERT; keys = Set.of(); }
             case "updateByPrimaryKey", "updateByPrimaryKeySelective", "updateByPrimaryKeyWithBLOBs" -> kind = Kind.UPDATE;
             case "updateByExample", "updateByExampleSelective" -> {
