@@ -73,6 +73,7 @@ public final class HandlerModel {
     private final Annotations annotations;
     private final MethodMemo<Optional<Handler>> memo;
     private InTreeRoutes routes;
+    private MessageConsumers consumers;
 
     public HandlerModel(ProgramIndex index) {
         this.index = index;
@@ -90,6 +91,14 @@ public final class HandlerModel {
             routes = new InTreeRoutes(index, this);
         }
         return routes;
+    }
+
+    /** The tree's message listeners by the destination constants they name, built on first use. */
+    public synchronized MessageConsumers consumers() {
+        if (consumers == null) {
+            consumers = new MessageConsumers(index, this);
+        }
+        return consumers;
     }
 
     private Optional<Handler> compute(MethodInfo method) {
