@@ -65,6 +65,7 @@ public final class TransactionWork {
      * call starts (or sits in a loop around it, so an earlier iteration runs it first) and the callees
      * it joins; or a caller whose transaction the scope may join. Empty when everything before the call
      * on every path only reads: up to the call the transaction holds a pooled connection and no more.
+     * Code in the other arm of a branch than the step (with no loop around it) does not run with it.
      */
     public Optional<Held> heldBefore(TransactionScope scope, ReachedEffect reached) {
         List<MethodInfo> frames = new java.util.ArrayList<>();
@@ -81,7 +82,9 @@ public final class TransactionWork {
             MethodInfo method = frames.get(i);
             Node step = steps.get(i);
             Predicate<Node> covers = i == 0 ? scope.covers() : node -> true;
-            Predicate<Node> before = node -> covers.test(node) && mayRunBefore(node, step);
+            // the other arm of an if/else or switch than the step never runs with it
+            Predicate<Node> before = node -> covers.test(node) && mayRunBefore(node, step)
+                    && !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(node, step);
             for (DbOp op : persistence.directOps(method)) {
                 if (before.test(op.call()) && holds(op)) {
                     return Optional.of(new Held(Optional.of(op), Optional.empty()));
