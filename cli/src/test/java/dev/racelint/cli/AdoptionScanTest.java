@@ -194,8 +194,8 @@ class AdoptionScanTest {
         Path source = dir.resolve(FILE);
         Files.writeString(source, Files.readString(source).replace("    }\n}\n", "    }\n\n"
                 + "    @Transactional\n    public void retry(String orderId) {\n"
-                + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);"
-                + " jdbc.update(\"UPDATE orders SET retried = true WHERE id = ?\", orderId);\n"
+                + "        jdbc.update(\"UPDATE orders SET retried = true WHERE id = ?\", orderId);"
+                + " rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);\n"
                 + "    }\n}\n"), StandardCharsets.UTF_8);
 
         Cli.Run all = run("scan", dir.toString(), "--fail-on", "none");

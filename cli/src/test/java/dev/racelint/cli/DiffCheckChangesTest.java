@@ -25,8 +25,8 @@ class DiffCheckChangesTest {
     private static final String FILE = "src/main/java/demo/CheckoutService.java";
     /** A second racy method, appended to the class by a change. */
     private static final String RETRY = "\n    @Transactional\n    public void retry(String orderId) {\n"
-            + "        rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);"
-            + " jdbc.update(\"UPDATE orders SET retried = true WHERE id = ?\", orderId);\n    }\n}\n";
+            + "        jdbc.update(\"UPDATE orders SET retried = true WHERE id = ?\", orderId);"
+            + " rest.postForObject(\"https://payments.example.com/retries\", orderId, String.class);\n    }\n}\n";
 
     @TempDir
     Path dir;
@@ -87,7 +87,8 @@ class DiffCheckChangesTest {
         Files.writeString(source, Files.readString(source).replace("    }\n}\n", "    }\n" + RETRY
                 .replace("    public void retry", "    // racelint:ignore io-in-transaction the retries endpoint dedups\n"
                         + "    public void retry")
-                .replace("        rest.postForObject", "        // racelint:ignore lock-order\n        rest.postForObject")));
+                .replace("        jdbc.update(\"UPDATE orders SET retried", "        // racelint:ignore lock-order\n"
+                        + "        jdbc.update(\"UPDATE orders SET retried")));
 
         Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
 
@@ -168,7 +169,8 @@ class DiffCheckChangesTest {
             Files.writeString(dir.resolve(".gitattributes"), attributes);
             Path source = dir.resolve(FILE);
             Files.writeString(source, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + RETRY
-                    .replace("        rest.postForObject", "        // racelint:ignore lock-order\n        rest.postForObject")));
+                    .replace("        jdbc.update(\"UPDATE orders SET retried", "        // racelint:ignore lock-order\n"
+                        + "        jdbc.update(\"UPDATE orders SET retried")));
 
             Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
 
@@ -187,7 +189,8 @@ class DiffCheckChangesTest {
         Files.writeString(dir.resolve(".gitattributes"), "*.java working-tree-encoding=UTF-16LE\n");
         Path source = dir.resolve(FILE);
         Files.writeString(source, Sources.IO_IN_TRANSACTION.replace("    }\n}\n", "    }\n" + RETRY
-                .replace("        rest.postForObject", "        // racelint:ignore lock-order\n        rest.postForObject")));
+                .replace("        jdbc.update(\"UPDATE orders SET retried", "        // racelint:ignore lock-order\n"
+                        + "        jdbc.update(\"UPDATE orders SET retried")));
 
         Cli.Run run = run("scan", dir.toString(), "--diff", "HEAD");
 

@@ -76,7 +76,7 @@ public final class DualWriteRule implements Rule {
                     .findFirst().orElse(null);
             if (directWrite != null && reported.add(site.effect().apiKey())) {
                 report(rule, context, directWrite.location().withLabel("writes: " + directWrite.describe()),
-                        site.location(), site, null, reporter);
+                        site.location(), site, null, site.call(), reporter);
             }
         }
         // One call that reaches several implementations (an ActiveMQ and a RabbitMQ sender behind one
@@ -96,7 +96,7 @@ public final class DualWriteRule implements Rule {
                 CodeLocation write = writeElsewhere(context, ops, edge);
                 if (write != null && !writesOutbox(context, edge) && !writesNearer(context, site)) {
                     reported.add(site.item().effect().apiKey());
-                    report(rule, context, write, edge.location(), site.item(), site, reporter);
+                    report(rule, context, write, edge.location(), site.item(), site, edge.site(), reporter);
                 }
             }
         }
@@ -279,9 +279,42 @@ public final class DualWriteRule implements Rule {
                 && u.getExpression() instanceof MethodCallExpr call && call.getNameAsString().equals("isPresent");
     }
 
+    /**
+     * Why a lost or premature message does little harm, from a fact, or empty: the publish is linked to
+     * in-tree consumers (it passes a destination constant they subscribe to, or a message object whose
+     * type declares it), and none of them writes to the database or makes a remote call - they only
+     * refresh in-memory state or a cache, so a lost message leaves that stale, not data wrong.
+     */
+    private static java.util.Optional<String> consumersOnlyRefresh(MethodContext context, Node publishing) {
+        if (!(publishing instanceof MethodCallExpr call)) {
+            return java.util.Optional.empty();
+        }
+        var consumers = context.handlers().consumers().receiving(call.getArguments(),
+                context.method().declaringType(), context.persistence().resolver().typer());
+        if (consumers.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        for (MethodInfo consumer : consumers) {
+            if (context.reachability().databaseOperations(consumer, false).stream().anyMatch(op -> op.item().isWrite())
+                    || context.reachability().effects(consumer, false).stream()
+                            .anyMatch(e -> HandlerRules.irreversible(e.item()))) {
+                return java.util.Optional.empty();
+            }
+        }
+        MethodInfo first = consumers.iterator().next();
+        CodeLocation at = dev.racelint.analyzer.index.SourceLocations.of(first.declaringType().file().path(),
+                first.nameNode(), "consumer");
+        return java.util.Optional.of(" Reported as a note: its in-tree consumer" + (consumers.size() == 1 ? " " : "s ")
+                + first.displayName() + " (" + at.file().getFileName() + ":" + at.region().startLine() + ")"
+                + (consumers.size() == 1 ? "" : " and " + (consumers.size() - 1) + " more") + " write no row and call no "
+                + "remote service: they only refresh in-memory state or a cache, so a lost message leaves it stale "
+                + "until the next update, not data wrong.");
+    }
+
     private static void report(RuleDescriptor rule, MethodContext context, CodeLocation write, CodeLocation at,
-            EffectSite publish, Reached<EffectSite> reached, Reporter reporter) {
+            EffectSite publish, Reached<EffectSite> reached, Node publishing, Reporter reporter) {
         CodeLocation publishAt = publish.location();
+        java.util.Optional<String> small = consumersOnlyRefresh(context, publishing);
         Message message = Message.builder()
                 .text(context.method().displayName() + " writes to the database (")
                 .link("here", 0)
@@ -289,10 +322,10 @@ public final class DualWriteRule implements Rule {
                 .link(publish.effect().api(), 1)
                 .text((reached == null ? "" : HandlerRules.via(reached))
                         + " without an outbox: the event and the row cannot commit together, so a rollback leaves an "
-                        + "event about nothing, or a crash between them loses the event.")
+                        + "event about nothing, or a crash between them loses the event." + small.orElse(""))
                 .build();
         List<CodeLocation> flow = reached == null ? List.of(write, publishAt) : HandlerRules.flow(write, reached, publishAt);
-        reporter.report(new Finding(rule.id(), rule.level(), message, at.withLabel("publishes"), List.of(write, publishAt),
+        reporter.report(new Finding(rule.id(), small.isPresent() ? Level.NOTE : rule.level(), message, at.withLabel("publishes"), List.of(write, publishAt),
                 flow, rule.fix(), Fingerprints.of(rule.id(), context.method().signature(), at.label(),
                         publish.effect().apiKey()), context.method().signature()));
     }

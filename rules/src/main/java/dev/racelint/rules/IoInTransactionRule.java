@@ -77,13 +77,47 @@ public final class IoInTransactionRule implements Rule {
                 byEffect.computeIfAbsent(e.kind() + "/" + e.label(), k -> new ArrayList<>()).add(reached);
             }
             for (List<ReachedEffect> same : byEffect.values()) {
-                reporter.report(toFinding(rule, scope, same.get(0), same.subList(1, same.size())));
+                reporter.report(toFinding(rule, scope, same.get(0), same.subList(1, same.size()),
+                        smallHarm(context, scope, same)));
             }
         }
     }
 
+    /** A small harm shown from a fact: what the calls still do, and the note naming the fact. */
+    private record SmallHarm(String consequence, String note) {}
+
+    /**
+     * Why the harm of these calls is small, from a fact, or empty: each one is an asynchronous send
+     * whose future is dropped (the transaction does not wait for the broker), or nothing on the
+     * transaction writes or locks before any of them (up to the call it holds one pooled connection,
+     * and the call might as well have run before the transaction began).
+     */
+    private static java.util.Optional<SmallHarm> smallHarm(MethodContext context, TransactionScope scope,
+            List<ReachedEffect> same) {
+        if (same.stream().allMatch(r -> r.site().effect().asynchronous())) {
+            return java.util.Optional.of(new SmallHarm(": the message goes out even if the transaction then rolls "
+                    + "back, so consumers may act on a change that never committed.", " Reported as a note: "
+                    + same.get(0).site().effect().api() + " at " + where(same.get(0).site().location())
+                    + " hands the message to a background sender and its future is not waited on, so the "
+                    + "transaction does not wait for the broker."));
+        }
+        if (same.stream().allMatch(r -> context.transactionHoldsBefore(scope, r).isEmpty())) {
+            boolean sleeps = same.get(0).site().effect().kind() == EffectKind.SLEEP;
+            return java.util.Optional.of(new SmallHarm(": the transaction keeps its pooled connection "
+                    + (sleeps ? "while the thread sleeps." : "for the remote call's full latency."), " Reported as a note: nothing on this transaction (from "
+                    + where(scope.anchor()) + ") writes or locks a row before the call at "
+                    + where(same.get(0).site().location()) + ", so no lock is held while it waits and the call "
+                    + "might as well run before the transaction begins."));
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static String where(CodeLocation at) {
+        return at.file().getFileName() + ":" + at.region().startLine();
+    }
+
     private static Finding toFinding(RuleDescriptor rule, TransactionScope scope, ReachedEffect reached,
-            List<ReachedEffect> alsoReached) {
+            List<ReachedEffect> alsoReached, java.util.Optional<SmallHarm> smallHarm) {
         ApiEffect effect = reached.site().effect();
         CodeLocation ioCall = reached.site().location();
 
@@ -104,7 +138,7 @@ public final class IoInTransactionRule implements Rule {
             message.text(" (and " + alsoReached.size() + " more " + effect.label() + " call"
                     + (alsoReached.size() == 1 ? "" : "s") + ")");
         }
-        message.text(consequence(effect));
+        message.text(smallHarm.map(h -> h.consequence() + h.note()).orElse(consequence(effect)));
 
         List<CodeLocation> flow = new ArrayList<>();
         flow.add(scope.anchor());
@@ -119,7 +153,7 @@ public final class IoInTransactionRule implements Rule {
             related.add(other.site().location().withLabel("also " + other.site().effect().api() + " ("
                     + other.site().effect().label() + ")"));
         }
-        return new Finding(rule.id(), rule.level(), message.build(), scope.anchor().withLabel(scope.title()),
+        return new Finding(rule.id(), smallHarm.isPresent() ? Level.NOTE : rule.level(), message.build(), scope.anchor().withLabel(scope.title()),
                 related, flow, fix(effect), fingerprint, scope.method().signature());
     }
 

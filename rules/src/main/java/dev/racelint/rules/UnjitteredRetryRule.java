@@ -6,6 +6,7 @@ import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.callgraph.MethodFacts;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.retry.RetryFacts;
 import dev.racelint.analyzer.index.BodyNodes;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.finding.CodeLocation;
@@ -52,19 +53,21 @@ public final class UnjitteredRetryRule implements Rule {
             Scope scope = new Scope(retries.retryableCoversEveryFailure(context.method()),
                     remoteWork(context, context.method(), null));
             if (scope.reported()) {
+                var few = retries.retryableFewAttempts(context.method());
                 report(rule, context, SourceLocations.of(file, context.method().nameNode(), "@Retryable backoff"),
                         context.method().displayName() + " is @Retryable with a @Backoff that has no random = true"
-                                + scope.why(), "backoff", scope, reporter);
+                                + scope.why() + fewAttemptsNote(file, few), "backoff", scope, level(rule, few), reporter);
             }
         }
         List<? extends Node> policies = retries.fixedBackOffPolicies(context.method());
         if (!policies.isEmpty()) {
             Scope scope = new Scope(retries.policyCoversEveryFailure(context.method()), templateWork(context));
+            var few = retries.templateFewAttempts(context.method());
             for (Node creation : scope.reported() ? policies : List.<Node>of()) {
                 report(rule, context, SourceLocations.of(file, creation, "back-off policy without jitter"),
                         "This RetryTemplate waits with " + creation + ", which has no randomness" + scope.why()
-                                + " Use ExponentialRandomBackOffPolicy or UniformRandomBackOffPolicy.",
-                        creation.toString(), scope, reporter);
+                                + " Use ExponentialRandomBackOffPolicy or UniformRandomBackOffPolicy."
+                                + fewAttemptsNote(file, few), creation.toString(), scope, level(rule, few), reporter);
             }
         }
         for (Node loop : retries.unboundedRetryLoops(context.method())) {
@@ -72,7 +75,7 @@ public final class UnjitteredRetryRule implements Rule {
             at = new CodeLocation(file, new dev.racelint.analyzer.finding.SourceRegion(at.region().startLine(),
                     at.region().startColumn(), at.region().startLine(), at.region().startColumn() + 5), at.label());
             report(rule, context, at, "This loop catches the failure and tries again with no attempt limit: during an "
-                    + "outage it retries forever.", "unbounded:" + loop, null, reporter);
+                    + "outage it retries forever.", "unbounded:" + loop, null, rule.level(), reporter);
         }
         reportLibraries(rule, context, file, reporter);
         for (MethodCallExpr sleep : retries.unjitteredSleepsInRetryLoops(context.method())) {
@@ -81,7 +84,7 @@ public final class UnjitteredRetryRule implements Rule {
             if (scope.reported()) {
                 report(rule, context, SourceLocations.of(file, sleep, "sleep without jitter"),
                         "This retry loop waits " + sleep + " with no randomness" + scope.why(), sleep.toString(),
-                        scope, reporter);
+                        scope, rule.level(), reporter);
             }
         }
     }
@@ -174,18 +177,32 @@ public final class UnjitteredRetryRule implements Rule {
                     : SourceLocations.of(file, wait.at(), wait.library() + " wait without jitter");
             report(rule, context, at,
                     "This " + wait.library() + " retry waits without randomness (" + wait.detail()
-                            + "): clients that failed together retry together.", wait.at().toString(), null, reporter);
+                            + "): clients that failed together retry together.", wait.at().toString(), null,
+                    rule.level(), reporter);
         }
         for (var retry : context.retries().nonRetryableRetries(context.method())) {
             report(rule, context, SourceLocations.of(file, retry.at(), "retries " + retry.exception()),
                     retry.exception() + " is retried (" + retry.how() + "), but a client error other than 429 or a "
                             + "payload that does not parse fails the same way every time: the retries only add load "
-                            + "and delay the error.", "non-retryable:" + retry.exception() + ":" + retry.at(), null, reporter);
+                            + "and delay the error.", "non-retryable:" + retry.exception() + ":" + retry.at(), null,
+                    rule.level(), reporter);
         }
     }
 
+    /** A retry that gives up after few attempts brings each failed caller back in step at most twice: a note. */
+    private static Level level(RuleDescriptor rule, Optional<RetryFacts.FewAttempts> few) {
+        return few.isPresent() ? Level.NOTE : rule.level();
+    }
+
+    private static String fewAttemptsNote(java.nio.file.Path file, Optional<RetryFacts.FewAttempts> few) {
+        return few.map(f -> " Reported as a note: it gives up after at most " + RetryFacts.FEW_ATTEMPTS + " attempts ("
+                + f.evidence() + ", at " + file.getFileName() + ":" + f.at().getBegin().map(p -> p.line).orElse(0)
+                + "), so each failed caller comes back in step at most " + (RetryFacts.FEW_ATTEMPTS - 1) + " times.")
+                .orElse("");
+    }
+
     private static void report(RuleDescriptor rule, MethodContext context, CodeLocation at, String text, String key,
-            Scope scope, Reporter reporter) {
+            Scope scope, Level level, Reporter reporter) {
         List<CodeLocation> related = List.of();
         List<CodeLocation> flow = List.of();
         if (scope != null && scope.remote().isPresent()) {
@@ -193,7 +210,7 @@ public final class UnjitteredRetryRule implements Rule {
             related = List.of(remote.item().location());
             flow = HandlerRules.flow(at, remote, remote.item().location());
         }
-        reporter.report(new Finding(rule.id(), rule.level(), Message.of(text), at, related, flow, rule.fix(),
+        reporter.report(new Finding(rule.id(), level, Message.of(text), at, related, flow, rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), key, ""), context.method().signature()));
     }
 }

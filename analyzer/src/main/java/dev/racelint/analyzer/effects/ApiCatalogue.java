@@ -27,7 +27,15 @@ public final class ApiCatalogue {
     /** One catalogue entry. */
     public record Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
             Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
-            Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes) {
+            Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes,
+            Set<String> asyncMethods) {
+
+        public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
+                Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
+                Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes) {
+            this(typePatterns, methods, exceptMethods, chainRequires, anyReceiver, effect, detail, label, readMethods,
+                    methodArgumentType, readArgumentTypes, Set.of());
+        }
 
         public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
                 Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label) {
@@ -61,7 +69,18 @@ public final class ApiCatalogue {
         /** The effect of this match at {@code call}: read-only when the API's method or HTTP-method argument is a safe one. */
         public ApiEffect effect(com.github.javaparser.ast.expr.MethodCallExpr call) {
             ApiEffect plain = effect();
-            return readOnly(call) ? plain.asReadOnly() : plain;
+            ApiEffect read = readOnly(call) ? plain.asReadOnly() : plain;
+            return asynchronous(call) ? read.asAsynchronous() : read;
+        }
+
+        /**
+         * A method the catalogue lists as handing the send to a background thread ({@code asyncMethods}),
+         * called as a statement of its own: the future it returns is dropped, so nobody waits on it
+         * ({@code send(..).get()}, a kept or returned future, are waits or may be).
+         */
+        private boolean asynchronous(com.github.javaparser.ast.expr.MethodCallExpr call) {
+            return entry.asyncMethods().contains(method) && call.getNameAsString().equals(method)
+                    && call.getParentNode().orElse(null) instanceof com.github.javaparser.ast.stmt.ExpressionStmt;
         }
 
         private boolean readOnly(com.github.javaparser.ast.expr.MethodCallExpr call) {
@@ -226,7 +245,8 @@ public final class ApiCatalogue {
                     api.path("label").asText(""),
                     new LinkedHashSet<>(strings(api.path("readMethods"))),
                     api.path("methodArgument").asText(""),
-                    new LinkedHashSet<>(strings(api.path("readArguments"))));
+                    new LinkedHashSet<>(strings(api.path("readArguments"))),
+                    new LinkedHashSet<>(strings(api.path("asyncMethods"))));
             if (entry.anyReceiver()) {
                 anyReceiver.add(entry);
             }

@@ -10,14 +10,26 @@ package dev.racelint.analyzer.effects;
  * @param apiKey   stable identity: {@code java.net.http.HttpClient#send}
  * @param readOnly the call has safe HTTP semantics (GET, HEAD, OPTIONS), decided from the API's
  *                 method, its {@code HttpMethod} argument or the client interface's annotation
+ * @param asynchronous the catalogue lists the method as one that hands the work to a background
+ *                 sender and returns a future at once ({@code asyncMethods}), and this call discards
+ *                 that future: the caller does not wait for the remote side
  */
-public record ApiEffect(EffectKind kind, String detail, String label, String api, String apiKey, boolean readOnly) {
+public record ApiEffect(EffectKind kind, String detail, String label, String api, String apiKey, boolean readOnly,
+        boolean asynchronous) {
 
     public ApiEffect(EffectKind kind, String detail, String label, String api, String apiKey) {
-        this(kind, detail, label, api, apiKey, false);
+        this(kind, detail, label, api, apiKey, false, false);
+    }
+
+    public ApiEffect(EffectKind kind, String detail, String label, String api, String apiKey, boolean readOnly) {
+        this(kind, detail, label, api, apiKey, readOnly, false);
     }
 
     public ApiEffect asReadOnly() {
-        return new ApiEffect(kind, detail, label, api, apiKey, true);
+        return new ApiEffect(kind, detail, label, api, apiKey, true, asynchronous);
+    }
+
+    public ApiEffect asAsynchronous() {
+        return new ApiEffect(kind, detail, label, api, apiKey, readOnly, true);
     }
 }

@@ -75,6 +75,7 @@ public final class HandlerModel {
     private InTreeRoutes routes;
     /** Which handlers admit only privileged callers; set once the call graph is there ({@link #usePrivileges}). */
     private volatile PrivilegedEntryPoints privileged = PrivilegedEntryPoints.NONE;
+    private MessageConsumers consumers;
 
     public HandlerModel(ProgramIndex index) {
         this.index = index;
@@ -102,6 +103,14 @@ public final class HandlerModel {
             routes = new InTreeRoutes(index, this);
         }
         return routes;
+    }
+
+    /** The tree's message listeners by the destination constants they name, built on first use. */
+    public synchronized MessageConsumers consumers() {
+        if (consumers == null) {
+            consumers = new MessageConsumers(index, this);
+        }
+        return consumers;
     }
 
     private Optional<Handler> compute(MethodInfo method) {

@@ -72,6 +72,19 @@ public final class RetryFacts {
             GUAVA_FIXED_WAITS, Set.of("waitDuration", "withBackoff", "withDelay"))
             .flatMap(Set::stream).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
+    /**
+     * The most attempts (the first call included) after which a retry that gives up counts as
+     * few: Spring Retry's own default ({@code @Retryable} without {@code maxAttempts}, a
+     * {@code RetryTemplate} without a retry policy, {@code new SimpleRetryPolicy()}). Such a retry
+     * sends each failed caller back at most twice in step with the others, so an unjittered one is
+     * reported as a note.
+     */
+    public static final int FEW_ATTEMPTS = 3;
+    private static final String SPRING_RETRY_DEFAULT = "Spring Retry's default of " + FEW_ATTEMPTS + " attempts";
+
+    /** Evidence that a retry gives up after at most {@link #FEW_ATTEMPTS} attempts: what says so and where. */
+    public record FewAttempts(String evidence, Node at) {}
+
     /** A library-configured or hand-computed wait between attempts with no randomness. */
     public record UnjitteredWait(Node at, String library, String detail) {}
 
@@ -382,6 +395,89 @@ public final class RetryFacts {
                 if (isEveryFailure(t, c)) {
                     return java.util.Optional.of("catch (" + c.getParameter() + ")");
                 }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The method's {@code @Retryable} gives up after at most {@link #FEW_ATTEMPTS} attempts: it
+     * sets no {@code maxAttempts} (Spring Retry's default) or a literal one that small. Empty when
+     * the bound comes from an expression, a property or an interceptor, which are not read.
+     */
+    public java.util.Optional<FewAttempts> retryableFewAttempts(MethodInfo method) {
+        if (!(method.declaration() instanceof MethodDeclaration decl)) {
+            return java.util.Optional.empty();
+        }
+        AnnotationExpr retryable = annotations.find(decl, RETRYABLE).orElse(null);
+        if (retryable == null) {
+            return java.util.Optional.empty();
+        }
+        if (retryable instanceof NormalAnnotationExpr normal) {
+            for (var pair : normal.getPairs()) {
+                String key = pair.getNameAsString();
+                if (key.equals("maxAttempts")) {
+                    return fewLiteral(pair.getValue()).map(n -> new FewAttempts("maxAttempts = " + n, retryable));
+                }
+                if (key.equals("maxAttemptsExpression") || key.equals("interceptor")) {
+                    return java.util.Optional.empty();
+                }
+            }
+        }
+        return java.util.Optional.of(new FewAttempts("@Retryable sets no maxAttempts: " + SPRING_RETRY_DEFAULT, retryable));
+    }
+
+    /**
+     * The {@code RetryTemplate} built in {@code method} gives up after at most
+     * {@link #FEW_ATTEMPTS} attempts: it is given no retry policy ({@code new RetryTemplate()}
+     * keeps Spring Retry's default {@code SimpleRetryPolicy}), or the only retry policy built here
+     * is a {@code SimpleRetryPolicy} with no or a small literal attempt count. Empty when any other
+     * policy or a non-literal count is used.
+     */
+    public java.util.Optional<FewAttempts> templateFewAttempts(MethodInfo method) {
+        ObjectCreationExpr template = null;
+        List<ObjectCreationExpr> simple = new ArrayList<>();
+        for (ObjectCreationExpr creation : index.bodyNodes(method).creations()) {
+            var candidates = index.resolveType(creation.getType(), creation).candidates();
+            if (candidates.contains(SIMPLE_RETRY_POLICY)) {
+                simple.add(creation);
+            } else if (candidates.stream().anyMatch(RETRY_POLICIES::contains)) {
+                return java.util.Optional.empty();
+            } else if (candidates.contains("org.springframework.retry.support.RetryTemplate") && template == null) {
+                template = creation;
+            }
+        }
+        boolean setsPolicy = false;
+        for (MethodCallExpr call : index.bodyNodes(method).calls()) {
+            String name = call.getNameAsString();
+            if (name.equals("setMaxAttempts") || name.equals("maxAttempts")) {
+                return call.getArguments().size() == 1 && simple.size() <= 1
+                        ? fewLiteral(call.getArgument(0)).map(n -> new FewAttempts(call.toString(), call))
+                        : java.util.Optional.empty();
+            }
+            setsPolicy |= name.equals("setRetryPolicy") || name.equals("retryPolicy") || name.equals("customPolicy");
+        }
+        if (simple.size() == 1) {
+            ObjectCreationExpr policy = simple.get(0);
+            if (policy.getArguments().isEmpty()) {
+                return java.util.Optional.of(new FewAttempts(policy + ": " + SPRING_RETRY_DEFAULT, policy));
+            }
+            return fewLiteral(policy.getArgument(0)).map(n -> new FewAttempts(policy.toString(), policy));
+        }
+        if (simple.isEmpty() && !setsPolicy && template != null) {
+            return java.util.Optional.of(new FewAttempts(template + " is given no retry policy: its SimpleRetryPolicy "
+                    + "keeps " + SPRING_RETRY_DEFAULT, template));
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static java.util.Optional<Integer> fewLiteral(Expression value) {
+        if (value instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr literal) {
+            try {
+                int n = Integer.parseInt(literal.getValue().replace("_", ""));
+                return n >= 1 && n <= FEW_ATTEMPTS ? java.util.Optional.of(n) : java.util.Optional.empty();
+            } catch (NumberFormatException e) {
+                return java.util.Optional.empty();
             }
         }
         return java.util.Optional.empty();

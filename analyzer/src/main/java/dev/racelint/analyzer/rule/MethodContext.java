@@ -199,6 +199,15 @@ public final class MethodContext {
         return new dev.racelint.analyzer.tx.TransactionWork(transactions, persistence).held(scope);
     }
 
+    /**
+     * The first write or locking read on {@code scope}'s transaction that may run before {@code reached}'s
+     * call; empty when the transaction only reads up to it.
+     */
+    public Optional<dev.racelint.analyzer.tx.TransactionWork.Held> transactionHoldsBefore(TransactionScope scope,
+            ReachedEffect reached) {
+        return new dev.racelint.analyzer.tx.TransactionWork(transactions, persistence).heldBefore(scope, reached);
+    }
+
     /** Effects of the given kinds that run inside {@code scope}, on its transaction. */
     public List<ReachedEffect> effectsIn(TransactionScope scope, Set<EffectKind> kinds) {
         return transactions.effectsIn(scope, kinds);

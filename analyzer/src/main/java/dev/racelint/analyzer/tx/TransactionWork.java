@@ -52,10 +52,123 @@ public final class TransactionWork {
         }
         Set<Integer> seen = new HashSet<>();
         seen.add(scope.method().id());
+        Optional<Held> below = heldBelow(scope.method(), scope.covers(), seen);
+        if (below.isPresent()) {
+            return below;
+        }
+        return joinedFrom(scope).map(edge -> new Held(Optional.empty(), Optional.of(edge)));
+    }
+
+    /**
+     * The first write or locking read on {@code scope}'s transaction that may run before the call that
+     * {@code reached} ends in: at each step of the path, code of that method that ends before the step's
+     * call starts (or sits in a loop around it, so an earlier iteration runs it first) and the callees
+     * it joins; or a caller whose transaction the scope may join. Empty when everything before the call
+     * on every path only reads: up to the call the transaction holds a pooled connection and no more.
+     * Code in the other arm of a branch than the step (with no loop around it) does not run with it.
+     */
+    public Optional<Held> heldBefore(TransactionScope scope, ReachedEffect reached) {
+        List<MethodInfo> frames = new java.util.ArrayList<>();
+        List<Node> steps = new java.util.ArrayList<>();
+        frames.add(scope.method());
+        for (CallEdge edge : reached.calls()) {
+            steps.add(edge.site());
+            frames.add(edge.callee());
+        }
+        steps.add(reached.site().call());
+        Set<Integer> seen = new HashSet<>();
+        frames.forEach(m -> seen.add(m.id()));
+        for (int i = 0; i < frames.size(); i++) {
+            MethodInfo method = frames.get(i);
+            Node step = steps.get(i);
+            Predicate<Node> covers = i == 0 ? scope.covers() : node -> true;
+            // the other arm of an if/else or switch than the step never runs with it
+            Predicate<Node> before = node -> covers.test(node) && mayRunBefore(node, step)
+                    && !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(node, step);
+            for (DbOp op : persistence.directOps(method)) {
+                if (before.test(op.call()) && holds(op)) {
+                    return Optional.of(new Held(Optional.of(op), Optional.empty()));
+                }
+            }
+            if (unrecognisedDataAccess(method, before).isPresent()) {
+                return Optional.of(new Held(Optional.empty(), Optional.empty()));
+            }
+            Optional<Held> below = heldBelow(method, before, seen);
+            if (below.isPresent()) {
+                return below;
+            }
+            if (i + 1 < frames.size() && inLoop(step)) {
+                // an earlier iteration ran the rest of the path whole, its writes after the call included
+                for (MethodInfo later : frames.subList(i + 1, frames.size())) {
+                    Optional<Held> whole = heldAnywhere(later, seen);
+                    if (whole.isPresent()) {
+                        return whole;
+                    }
+                }
+                break;
+            }
+        }
+        return joinedFrom(scope).map(edge -> new Held(Optional.empty(), Optional.of(edge)));
+    }
+
+    private Optional<Held> heldAnywhere(MethodInfo method, Set<Integer> seen) {
+        for (DbOp op : persistence.directOps(method)) {
+            if (holds(op)) {
+                return Optional.of(new Held(Optional.of(op), Optional.empty()));
+            }
+        }
+        if (unrecognisedDataAccess(method, node -> true).isPresent()) {
+            return Optional.of(new Held(Optional.empty(), Optional.empty()));
+        }
+        return heldBelow(method, node -> true, seen);
+    }
+
+    private static boolean inLoop(Node step) {
+        return sharedLoop(step, step);
+    }
+
+    /**
+     * Whether {@code node} may run before {@code step} in one execution of their method: it lies
+     * inside {@code step} (an argument, evaluated first), ends before {@code step} starts, or shares
+     * a loop with it (an earlier iteration). A call that encloses {@code step} runs after it.
+     */
+    private static boolean mayRunBefore(Node node, Node step) {
+        if (node == step) {
+            return false;
+        }
+        if (TransactionModel.isWithin(node, step)) {
+            return true;
+        }
+        if (TransactionModel.isWithin(step, node)) {
+            return sharedLoop(node, step);
+        }
+        var end = node.getEnd();
+        var start = step.getBegin();
+        if (end.isEmpty() || start.isEmpty()) {
+            return true;
+        }
+        return end.get().isBefore(start.get()) || sharedLoop(node, step);
+    }
+
+    private static boolean sharedLoop(Node node, Node step) {
+        for (Node n = step.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
+            if (n instanceof com.github.javaparser.ast.body.CallableDeclaration<?>
+                    || n instanceof com.github.javaparser.ast.expr.LambdaExpr) {
+                return false;
+            }
+            if (dev.racelint.analyzer.index.BodyNodes.isLoop(n) && TransactionModel.isWithin(node, n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first holding operation in the callees {@code from} reaches where {@code covers}, on its transaction. */
+    private Optional<Held> heldBelow(MethodInfo from, Predicate<Node> covers, Set<Integer> seen) {
         Deque<MethodInfo> work = new ArrayDeque<>();
         Deque<Integer> depth = new ArrayDeque<>();
-        for (CallEdge edge : transactions.graph().facts(scope.method()).calls()) {
-            if (scope.covers().test(edge.site()) && joins(edge) && seen.add(edge.callee().id())) {
+        for (CallEdge edge : transactions.graph().facts(from).calls()) {
+            if (covers.test(edge.site()) && joins(edge) && seen.add(edge.callee().id())) {
                 work.add(edge.callee());
                 depth.add(1);
             }
@@ -82,7 +195,7 @@ public final class TransactionWork {
                 }
             }
         }
-        return joinedFrom(scope).map(edge -> new Held(Optional.empty(), Optional.of(edge)));
+        return Optional.empty();
     }
 
     /**
