@@ -31,7 +31,7 @@ class TeachingHelpTest {
                 @Transactional
                 public void ship(String orderId) {
                     jdbc.update("UPDATE orders SET status = 'SHIPPED' WHERE id = ?", orderId);
-                    kafka.send("shipments", orderId);
+                    kafka.send("shipments", orderId).join(); // waited on: the transaction holds for the broker
                 }
             }
             """;

@@ -24,7 +24,8 @@ import net.sf.jsqlparser.statement.create.table.Index;
 /**
  * Reads table keys from DDL: {@code CREATE TABLE} (column {@code PRIMARY KEY}/{@code UNIQUE},
  * table {@code PRIMARY KEY}, {@code UNIQUE [KEY|INDEX]}, {@code CONSTRAINT .. UNIQUE}),
- * {@code CREATE UNIQUE INDEX} and {@code ALTER TABLE .. ADD PRIMARY KEY / UNIQUE / CONSTRAINT}.
+ * {@code CREATE UNIQUE INDEX} and {@code ALTER TABLE .. ADD PRIMARY KEY / UNIQUE / CONSTRAINT}; table and
+ * column renames ({@code ALTER TABLE .. RENAME [COLUMN] .. TO ..}, MySQL's {@code CHANGE}) carry the keys along.
  * Each statement goes to JSqlParser; one it refuses (MySQL dump options, vendor clauses) is read
  * by a tolerant token reader, so a dump's noise costs no table. Everything else is skipped.
  */
@@ -41,6 +42,15 @@ public final class DdlReader {
             "^alter\\s+table\\s+(?:if\\s+exists\\s+)?(?:only\\s+)?(\\S+)\\s+(.*)$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern KEY_CLAUSE = Pattern.compile(
             "(?:constraint\\s+\\S+\\s+)?(primary\\s+key|unique(?:\\s+(?:key|index))?)(?:\\s+(?!\\()\\S+)?\\s*\\(([^)]*)\\)",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+    /** {@code ALTER TABLE t RENAME [COLUMN] a TO b} (PostgreSQL, MySQL 8, H2) and MySQL's {@code CHANGE [COLUMN] a b type}. */
+    private static final Pattern RENAME_COLUMN = Pattern.compile(
+            "^alter\\s+table\\s+(?:if\\s+exists\\s+)?(?:only\\s+)?(\\S+)\\s+(?:rename\\s+(?:column\\s+)?(?!to\\s)(\\S+)\\s+to\\s+(\\S+)"
+                    + "|change\\s+(?:column\\s+)?(\\S+)\\s+(\\S+)\\s+\\S.*)\\s*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    /** {@code ALTER TABLE a RENAME TO b}. */
+    private static final Pattern RENAME_TABLE = Pattern.compile(
+            "^alter\\s+table\\s+(?:if\\s+exists\\s+)?(?:only\\s+)?(\\S+)\\s+rename\\s+to\\s+(\\S+)\\s*$",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
     /** {@code DEFAULT 0}, {@code DEFAULT '0'}, {@code DEFAULT b'0'}, {@code DEFAULT false}: one value for every new row. */
@@ -101,6 +111,9 @@ public final class DdlReader {
             if (!lower.startsWith("create") && !lower.startsWith("alter")) {
                 continue;
             }
+            if (renamed(statement)) {
+                continue;
+            }
             if (!parsed(statement)) {
                 tolerant(statement);
             }
@@ -119,6 +132,27 @@ public final class DdlReader {
 
     public SchemaModel model() {
         return builder.build();
+    }
+
+    /** A table or column rename (a migration that renames a keyed column keeps the key); false for anything else. */
+    private boolean renamed(String sql) {
+        Matcher table = RENAME_TABLE.matcher(sql);
+        if (table.matches()) {
+            builder.renameTable(table.group(1), table.group(2));
+            return true;
+        }
+        Matcher column = RENAME_COLUMN.matcher(sql);
+        if (!column.matches()) {
+            return false;
+        }
+        if (column.group(2) != null) {
+            builder.renameColumn(column.group(1), column.group(2), column.group(3));
+            return true;
+        }
+        if (!column.group(4).equalsIgnoreCase(column.group(5))) {
+            builder.renameColumn(column.group(1), column.group(4), column.group(5));
+        }
+        return false; // a CHANGE may come with other clauses (ADD UNIQUE ..): the statement is read as well
     }
 
     /** JSqlParser's reading; false when it refuses the statement or returns a shape not handled here. */

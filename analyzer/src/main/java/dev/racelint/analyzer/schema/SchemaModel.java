@@ -75,6 +75,9 @@ public final class SchemaModel {
         private final Map<String, Set<String>> versions = new TreeMap<>();
         private final Map<String, Set<String>> constantDefaults = new TreeMap<>();
         private final ForeignKeys foreignKeys = new ForeignKeys();
+        /** Renames in the order the scripts make them, applied when the model is built (keys move with them). */
+        private final List<String[]> tableRenames = new ArrayList<>();
+        private final List<String[]> columnRenames = new ArrayList<>();
 
         ForeignKeys foreignKeys() {
             return foreignKeys;
@@ -107,7 +110,58 @@ public final class SchemaModel {
             }
         }
 
+        /** {@code ALTER TABLE from RENAME TO to}: the table's keys, versions and defaults are the new name's. */
+        void renameTable(String from, String to) {
+            tableRenames.add(new String[] {normalise(from), normalise(to)});
+        }
+
+        /** {@code ALTER TABLE t RENAME [COLUMN] from TO to}: keys on the column stay keys on its new name. */
+        void renameColumn(String table, String from, String to) {
+            columnRenames.add(new String[] {normalise(table), normalise(from), normalise(to)});
+        }
+
+        private void applyRenames() {
+            for (String[] r : tableRenames) {
+                if (r[0].isEmpty() || r[1].isEmpty() || r[0].equals(r[1])) {
+                    continue;
+                }
+                moveTo(keys, r[0], r[1]);
+                moveTo(versions, r[0], r[1]);
+                moveTo(constantDefaults, r[0], r[1]);
+                for (String[] c : columnRenames) {
+                    if (c[0].equals(r[0])) {
+                        c[0] = r[1];
+                    }
+                }
+            }
+            for (String[] c : columnRenames) {
+                List<Set<String>> tableKeys = keys.get(c[0]);
+                if (tableKeys != null) {
+                    tableKeys.replaceAll(key -> renamed(key, c[1], c[2]));
+                }
+                versions.computeIfPresent(c[0], (t, v) -> renamed(v, c[1], c[2]));
+                constantDefaults.computeIfPresent(c[0], (t, v) -> renamed(v, c[1], c[2]));
+            }
+        }
+
+        private static <V> void moveTo(Map<String, V> map, String from, String to) {
+            V value = map.remove(from);
+            if (value != null) {
+                map.put(to, value);
+            }
+        }
+
+        private static Set<String> renamed(Set<String> columns, String from, String to) {
+            if (!columns.contains(from)) {
+                return columns;
+            }
+            Set<String> out = new LinkedHashSet<>();
+            columns.forEach(c -> out.add(c.equals(from) ? to : c));
+            return out;
+        }
+
         SchemaModel build() {
+            applyRenames();
             Map<String, Table> tables = new TreeMap<>();
             keys.forEach((name, k) -> {
                 if (!name.isEmpty()) {

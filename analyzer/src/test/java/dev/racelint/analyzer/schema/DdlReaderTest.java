@@ -107,4 +107,22 @@ class DdlReaderTest {
         assertThat(reader.model().table("big")).isEmpty();
         assertThat(diagnostics).singleElement().satisfies(d -> assertThat(d.code()).isEqualTo("file-too-large"));
     }
+
+    @Test
+    void aMigrationThatRenamesAKeyedColumnOrItsTableKeepsTheKey() {
+        SchemaModel schema = DdlReader.empty()
+                .readText("CREATE TABLE device (id BIGINT PRIMARY KEY, guid VARCHAR(48) NOT NULL,"
+                        + " CONSTRAINT device_guid_unique UNIQUE (guid));")
+                .readText("ALTER TABLE device RENAME guid TO device_id;")
+                .readText("CREATE TABLE \"user\" (id BIGINT PRIMARY KEY, login VARCHAR(64) UNIQUE);")
+                .readText("ALTER TABLE \"user\" RENAME TO \"dh_user\";")
+                .readText("ALTER TABLE dh_user RENAME COLUMN login TO login_name;")
+                .readText("CREATE TABLE sku (id INT PRIMARY KEY, code VARCHAR(9), UNIQUE KEY uk_code (code));")
+                .readText("ALTER TABLE sku CHANGE COLUMN code sku_code VARCHAR(12) NOT NULL, ADD UNIQUE KEY uk_id (id, sku_code);")
+                .model();
+        assertThat(keys(schema, "device")).containsExactlyInAnyOrder(Set.of("id"), Set.of("device_id"));
+        assertThat(schema.table("user")).as("renamed away").isEmpty();
+        assertThat(keys(schema, "dh_user")).containsExactlyInAnyOrder(Set.of("id"), Set.of("login_name"));
+        assertThat(keys(schema, "sku")).contains(Set.of("sku_code"), Set.of("id", "sku_code"));
+    }
 }
