@@ -6,8 +6,10 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.index.ExclusiveBranches;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.persistence.CallerConstantWrites;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.SqlFacts;
@@ -108,6 +110,10 @@ public final class UncheckedRowCountRule implements Rule {
         if (op.endState()) {
             return true; // a statement built from the call (MyBatis-Plus), or one a helper runs
         }
+        if (CallerConstantWrites.endStateForEveryCall(context.persistence().classifier(),
+                context.transactions().graph(), caller, op.call())) {
+            return true; // the state written is a parameter, and every caller passes a constant the guard excludes
+        }
         for (CallEdge edge : context.transactions().graph().facts(caller).calls()) {
             if (edge.site() != op.call()) {
                 continue;
@@ -190,6 +196,9 @@ public final class UncheckedRowCountRule implements Rule {
                         || LocalVariables.declarationOf(use.getNameAsString(), use) != declaration
                         || use.getParentNode().orElse(null) instanceof ReturnStmt) {
                     continue;
+                }
+                if (ExclusiveBranches.exclusive(use, op.call())) {
+                    continue; // in a branch the write is not in (the other arm of its if)
                 }
                 if (use.getBegin().map(p -> p.isAfter(writeEnd)).orElse(true) || inLoopWith(use, op.call())) {
                     return false; // assigned, mutated or passed on after the write (or on the loop's next turn)

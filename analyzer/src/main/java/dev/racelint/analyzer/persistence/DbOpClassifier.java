@@ -808,4 +808,14 @@ public final class DbOpClassifier {
     static boolean isNew(Expression e) {
         return e instanceof ObjectCreationExpr;
     }
+
+    /** The MyBatis-Plus UPDATE {@code call} builds when a SET value in it is a parameter of its method. */
+    public Optional<CallerConstantWrites.OpenWrites> openWrites(MethodCallExpr call) {
+        return myBatisPlus.openWrites(call);
+    }
+
+    /** A constant expression as SQL, when the source states its value. */
+    Optional<String> constantLiteral(com.github.javaparser.ast.expr.Expression e) {
+        return myBatisPlus.constantLiteral(e);
+    }
 }
