@@ -815,7 +815,7 @@ public final class DbOpClassifier {
     }
 
     /** A constant expression as SQL, when the source states its value. */
-    Optional<String> constantLiteral(com.github.javaparser.ast.expr.Expression e) {
+    public Optional<String> constantLiteral(com.github.javaparser.ast.expr.Expression e) {
         return myBatisPlus.constantLiteral(e);
     }
 }
