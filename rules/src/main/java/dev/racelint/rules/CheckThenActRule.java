@@ -320,7 +320,8 @@ public final class CheckThenActRule implements Rule {
 
     private static Optional<SchemaModel.Table> table(MethodContext context, String name) {
         SchemaModel schema = context.persistence().schema();
-        return schema.table(name).or(() -> context.persistence().entities().byName(name)
+        return schema.table(name).or(() -> context.persistence().entities()
+                .byName(name, context.method().declaringType().file().path())
                 .flatMap(e -> schema.table(e.table())));
     }
 

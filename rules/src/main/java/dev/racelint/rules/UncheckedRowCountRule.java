@@ -95,7 +95,7 @@ public final class UncheckedRowCountRule implements Rule {
      */
     private static boolean mayPinOneRow(MethodContext context, String table, java.util.Set<String> equalityColumns) {
         return context.persistence().schema().table(table)
-                .or(() -> context.persistence().entities().byName(table)
+                .or(() -> context.persistence().entities().byName(table, context.method().declaringType().file().path())
                         .flatMap(e -> context.persistence().schema().table(e.table())))
                 .filter(SchemaModel.Table::keyed)
                 .map(t -> t.pinsOneRow(equalityColumns)).orElse(true);

@@ -757,7 +757,7 @@ public final class DbOpClassifier {
         if (kind == null) {
             return null;
         }
-        EntityModel.Entity entity = entities.byName(facts.table()).orElse(null);
+        EntityModel.Entity entity = entities.byName(facts.table(), index.fileOf(call).path()).orElse(null);
         String table = entity != null && facts.jpql() ? entity.table() : facts.table();
         List<Integer> valueArgs = new ArrayList<>();
         if (firstValueArgument >= 0) {
