@@ -55,11 +55,25 @@ public final class CheckThenActRule implements Rule {
     @Override
     public void check(MethodContext context, Reporter reporter) {
         MethodFlow flow = context.dataFlow().orElse(null);
+        // a method that only runs under a caller's lock (a per-tenant lock around the scheduler's run)
+        // cannot race itself: asked only when there is something to report
+        boolean[] asked = new boolean[2];
+        Reporter unlessLocked = finding -> {
+            if (!asked[0]) {
+                asked[0] = true;
+                asked[1] = dev.racelint.analyzer.locks.LockedCallers.heldAroundEveryCall(context.transactions().graph(),
+                        context::lockScopesOf, context.method(),
+                        context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.REACH_DEPTH)).isPresent();
+            }
+            if (!asked[1]) {
+                reporter.report(finding);
+            }
+        };
         if (flow != null) {
-            checkOwnInserts(context, flow, reporter);
+            checkOwnInserts(context, flow, unlessLocked);
         }
-        insertsBelow(context, flow, reporter);
-        cacheKeyChecks(context, reporter);
+        insertsBelow(context, flow, unlessLocked);
+        cacheKeyChecks(context, unlessLocked);
     }
 
     /**
@@ -344,7 +358,8 @@ public final class CheckThenActRule implements Rule {
 
     private static Optional<SchemaModel.Table> table(MethodContext context, String name) {
         SchemaModel schema = context.persistence().schema();
-        return schema.table(name).or(() -> context.persistence().entities().byName(name)
+        return schema.table(name).or(() -> context.persistence().entities()
+                .byName(name, context.method().declaringType().file().path())
                 .flatMap(e -> schema.table(e.table())));
     }
 

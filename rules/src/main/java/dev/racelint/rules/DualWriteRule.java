@@ -20,6 +20,7 @@ import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.ExclusiveBranches;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.ExclusiveByResult;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.RowSweepers;
 import dev.racelint.analyzer.rule.MethodContext;
@@ -220,13 +221,31 @@ public final class DualWriteRule implements Rule {
                 continue;
             }
             for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
-                if (op.item().isWrite() && !createsMissingRow(context, op)) {
+                if (op.item().isWrite() && !createsMissingRow(context, op) && !keptApartByResult(context, edge, op, publishing)) {
                     return edge.location().withLabel("writes through " + edge.callee().displayName() + ": "
                             + op.item().describe());
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * The callee writes only in the branch where the object it returns holds one constant, and the
+     * publish runs only when that object (or its value) is null or holds another: the two never run
+     * in one execution ({@link ExclusiveByResult}).
+     */
+    private static boolean keptApartByResult(MethodContext context, CallEdge writing, Reached<DbOp> op, CallEdge publishing) {
+        if (!(writing.site() instanceof MethodCallExpr call) || writing.callee().declaration() == null) {
+            return false;
+        }
+        MethodInfo first = op.path().isEmpty() ? op.in() : op.path().get(0).caller();
+        if (first != writing.callee()) {
+            return false;
+        }
+        Node calleeSite = op.path().isEmpty() ? op.item().call() : op.path().get(0).site();
+        return ExclusiveByResult.exclusive(context.persistence().classifier(), writing.callee().declaration(), calleeSite,
+                call, publishing.site());
     }
 
     /**

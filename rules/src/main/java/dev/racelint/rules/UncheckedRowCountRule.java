@@ -6,8 +6,10 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.index.ExclusiveBranches;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.persistence.CallerConstantWrites;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.SqlFacts;
@@ -93,7 +95,7 @@ public final class UncheckedRowCountRule implements Rule {
      */
     private static boolean mayPinOneRow(MethodContext context, String table, java.util.Set<String> equalityColumns) {
         return context.persistence().schema().table(table)
-                .or(() -> context.persistence().entities().byName(table)
+                .or(() -> context.persistence().entities().byName(table, context.method().declaringType().file().path())
                         .flatMap(e -> context.persistence().schema().table(e.table())))
                 .filter(SchemaModel.Table::keyed)
                 .map(t -> t.pinsOneRow(equalityColumns)).orElse(true);
@@ -107,6 +109,10 @@ public final class UncheckedRowCountRule implements Rule {
     private static boolean endStateWrite(MethodContext context, MethodInfo caller, DbOp op) {
         if (op.endState()) {
             return true; // a statement built from the call (MyBatis-Plus), or one a helper runs
+        }
+        if (CallerConstantWrites.endStateForEveryCall(context.persistence().classifier(),
+                context.transactions().graph(), caller, op.call())) {
+            return true; // the state written is a parameter, and every caller passes a constant the guard excludes
         }
         for (CallEdge edge : context.transactions().graph().facts(caller).calls()) {
             if (edge.site() != op.call()) {
@@ -142,11 +148,22 @@ public final class UncheckedRowCountRule implements Rule {
                     && (other.shape() == DbOp.ReadShape.COUNT || other.shape() == DbOp.ReadShape.EXISTS)) {
                 return false;
             }
-            if (!before && other.isWrite() && !endStateWrite(context, method, other)) {
+            if (!before && other.isWrite() && !endStateWrite(context, method, other)
+                    && !refusedWhenRepeated(context, other)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * An insert into a table the schema declares with a unique key besides its primary key (a notice
+     * per order and kind): the record the write is followed by exists at most once per natural key, so
+     * a run whose end-state write lost the race cannot add a second one on top of the winner's.
+     */
+    private static boolean refusedWhenRepeated(MethodContext context, DbOp write) {
+        return write.kind() == DbOp.Kind.INSERT && context.persistence().schema().table(write.table())
+                .map(t -> t.keys().size() > 1).orElse(false);
     }
 
     /**
@@ -179,6 +196,9 @@ public final class UncheckedRowCountRule implements Rule {
                         || LocalVariables.declarationOf(use.getNameAsString(), use) != declaration
                         || use.getParentNode().orElse(null) instanceof ReturnStmt) {
                     continue;
+                }
+                if (ExclusiveBranches.exclusive(use, op.call())) {
+                    continue; // in a branch the write is not in (the other arm of its if)
                 }
                 if (use.getBegin().map(p -> p.isAfter(writeEnd)).orElse(true) || inLoopWith(use, op.call())) {
                     return false; // assigned, mutated or passed on after the write (or on the loop's next turn)

@@ -7,6 +7,7 @@ import com.github.javaparser.ast.expr.ConditionalExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.NullLiteralExpr;
 import com.github.javaparser.ast.stmt.BlockStmt;
@@ -83,7 +84,7 @@ public final class WriteSkewRule implements Rule {
                             || rechecksInItsWhere(check, write)
                             || byPrimaryKeyOnly(check) || guardsAnInsertIntoItsTable(flow, check)
                             || backedByForeignKey(context, flow, check) || onlyNullTested(flow, write, check)
-                            || sizesItsOwnPurge(flow, check, write)) {
+                            || sizesItsOwnPurge(flow, check, write) || countsTheGivenRows(flow, check)) {
                         continue;
                     }
                     decided.computeIfAbsent(check, c -> new ArrayList<>()).add(write);
@@ -159,6 +160,55 @@ public final class WriteSkewRule implements Rule {
             }
         }
         return true;
+    }
+
+    /**
+     * A COUNT compared only with the size of a collection the count itself is given ({@code count(hasIdIn(ids))
+     * != ids.size()}): it asks whether every row the caller named exists (or may be touched by this
+     * caller), an access or existence test on those very rows, not an invariant over other rows that
+     * a concurrent insert could break.
+     */
+    private static boolean countsTheGivenRows(MethodFlow flow, DbOp check) {
+        if (check.shape() != DbOp.ReadShape.COUNT) {
+            return false;
+        }
+        Node method = check.call();
+        while (method != null && !(method instanceof CallableDeclaration<?>)) {
+            method = method.getParentNode().orElse(null);
+        }
+        if (method == null) {
+            return false;
+        }
+        boolean compared = false;
+        for (BinaryExpr compare : method.findAll(BinaryExpr.class)) {
+            if (!isComparison(compare) || isNullComparison(compare)) {
+                continue;
+            }
+            boolean left = compare.getLeft() == check.end() || compare.getLeft() == check.call()
+                    || flow.reaching(compare.getLeft()).contains(check);
+            boolean right = compare.getRight() == check.end() || compare.getRight() == check.call()
+                    || flow.reaching(compare.getRight()).contains(check);
+            if (!left && !right) {
+                continue;
+            }
+            if (!sizeOfCountedArgument(left ? compare.getRight() : compare.getLeft(), check)) {
+                return false;
+            }
+            compared = true;
+        }
+        return compared;
+    }
+
+    /** {@code ids.size()} (the JDK's {@code Collection.size()}) where {@code ids} is passed to the count itself. */
+    private static boolean sizeOfCountedArgument(Expression e, DbOp check) {
+        if (!(e instanceof MethodCallExpr size) || !size.getNameAsString().equals("size") || !size.getArguments().isEmpty()
+                || !(size.getScope().orElse(null) instanceof NameExpr collection)) {
+            return false;
+        }
+        Node declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(collection.getNameAsString(), collection);
+        return declaration != null && check.call().getArguments().stream().flatMap(a -> a.findAll(NameExpr.class).stream())
+                .anyMatch(n -> n.getNameAsString().equals(collection.getNameAsString())
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(n.getNameAsString(), n) == declaration);
     }
 
     /** The conditions of branches and early exits that decide whether {@code node} runs and that {@code check} reaches. */

@@ -827,7 +827,7 @@ public final class DbOpClassifier {
         if (kind == null) {
             return null;
         }
-        EntityModel.Entity entity = entities.byName(facts.table()).orElse(null);
+        EntityModel.Entity entity = entities.byName(facts.table(), index.fileOf(call).path()).orElse(null);
         String table = entity != null && facts.jpql() ? entity.table() : facts.table();
         List<Integer> valueArgs = new ArrayList<>();
         if (firstValueArgument >= 0) {
@@ -877,5 +877,15 @@ public final class DbOpClassifier {
 
     static boolean isNew(Expression e) {
         return e instanceof ObjectCreationExpr;
+    }
+
+    /** The MyBatis-Plus UPDATE {@code call} builds when a SET value in it is a parameter of its method. */
+    public Optional<CallerConstantWrites.OpenWrites> openWrites(MethodCallExpr call) {
+        return myBatisPlus.openWrites(call);
+    }
+
+    /** A constant expression as SQL, when the source states its value. */
+    public Optional<String> constantLiteral(com.github.javaparser.ast.expr.Expression e) {
+        return myBatisPlus.constantLiteral(e);
     }
 }

@@ -72,6 +72,9 @@ public final class EntityModel {
     private final List<Entity> all = new java.util.ArrayList<>();
     private final Map<String, Entity> bySimpleName = new HashMap<>();
     private final Map<String, Entity> byTable = new HashMap<>();
+    /** Every entity of a simple name (or, second, of a table): several modules may each map their own. */
+    private final Map<String, List<Entity>> allBySimpleName = new HashMap<>();
+    private final Map<String, List<Entity>> allByTable = new HashMap<>();
 
     public EntityModel(ProgramIndex index) {
         Annotations annotations = new Annotations(index);
@@ -127,6 +130,9 @@ public final class EntityModel {
             byQualifiedName.put(type.qualifiedName(), entity);
             bySimpleName.putIfAbsent(type.simpleName().toLowerCase(Locale.ROOT), entity);
             byTable.putIfAbsent(entity.table(), entity);
+            allBySimpleName.computeIfAbsent(type.simpleName().toLowerCase(Locale.ROOT), k -> new java.util.ArrayList<>())
+                    .add(entity);
+            allByTable.computeIfAbsent(entity.table(), k -> new java.util.ArrayList<>()).add(entity);
         }
     }
 
@@ -177,6 +183,42 @@ public final class EntityModel {
         String key = name.toLowerCase(Locale.ROOT);
         Entity e = bySimpleName.get(key);
         return Optional.ofNullable(e != null ? e : byTable.get(key));
+    }
+
+    /**
+     * As {@link #byName(String)}, for a statement in the file at {@code from}: when several entities
+     * share the name (each module maps its own {@code User}), the one whose source file shares the
+     * longest leading path with {@code from} (the same module, then the nearest package); none when two
+     * are equally near, since the statement could mean either.
+     */
+    public Optional<Entity> byName(String name, java.nio.file.Path from) {
+        String key = name.toLowerCase(Locale.ROOT);
+        List<Entity> candidates = allBySimpleName.getOrDefault(key, allByTable.getOrDefault(key, List.of()));
+        if (candidates.size() <= 1 || from == null) {
+            return byName(name);
+        }
+        Entity best = null;
+        int bestShared = -1;
+        boolean tie = false;
+        for (Entity e : candidates) {
+            int shared = sharedPrefix(e.type().file().path(), from);
+            if (shared > bestShared) {
+                best = e;
+                bestShared = shared;
+                tie = false;
+            } else if (shared == bestShared) {
+                tie = true;
+            }
+        }
+        return tie ? Optional.empty() : Optional.ofNullable(best);
+    }
+
+    private static int sharedPrefix(java.nio.file.Path a, java.nio.file.Path b) {
+        int n = 0;
+        while (n < a.getNameCount() && n < b.getNameCount() && a.getName(n).equals(b.getName(n))) {
+            n++;
+        }
+        return n;
     }
 
     /** {@code tenantId} -> {@code tenant_id}; {@code OrderLine} -> {@code order_line}. */

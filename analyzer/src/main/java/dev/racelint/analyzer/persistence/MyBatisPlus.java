@@ -296,16 +296,17 @@ final class MyBatisPlus {
             default -> { }
         }
         List<Integer> values = new ArrayList<>();
+        Map<String, Integer> fromParameters = new HashMap<>();
         if (op.entity >= 0 && op.entity < call.getArguments().size()) {
             values.add(op.entity); // the entity's fields are what is written
             if (op.statement.equals("UPDATE") || op.statement.equals("SAVE")) {
-                set.addAll(entityWrites(call.getArgument(op.entity), entity));
+                set.addAll(entityWrites(call.getArgument(op.entity), entity, fromParameters));
             }
         } else if (wrapperArg >= 0 && wrapperArg < call.getArguments().size() && op.statement.equals("UPDATE")) {
             // the values sit in the wrapper's set(..): the wrapper, when one is computed; else no argument
             values.add(set.stream().anyMatch(i -> i.contains("?")) ? wrapperArg : call.getArguments().size());
         }
-        return statement(call, call, entity, receiver, op.statement, where, set, values);
+        return statement(call, call, entity, receiver, op.statement, where, set, values, fromParameters);
     }
 
     /** {@code lambdaUpdate().eq(..).set(..).update()}: the chain from its start to the terminal call. */
@@ -341,6 +342,11 @@ final class MyBatisPlus {
 
     private DbOp statement(MethodCallExpr call, MethodCallExpr end, Entity entity, TypeInfo receiver, String statement,
             Where where, Set<String> set, List<Integer> values) {
+        return statement(call, end, entity, receiver, statement, where, set, values, Map.of());
+    }
+
+    private DbOp statement(MethodCallExpr call, MethodCallExpr end, Entity entity, TypeInfo receiver, String statement,
+            Where where, Set<String> set, List<Integer> values, Map<String, Integer> fromParameters) {
         String table = entity.table();
         String whereText = where.text();
         String sql = switch (statement) {
@@ -380,9 +386,28 @@ final class MyBatisPlus {
         boolean conditional = !where.unknown && op.conditional();
         String describe = statement.equals("SAVE") ? owner + "." + end.getNameAsString() + "(INSERT OR UPDATE " + table + ")"
                 : op.describe();
+        if (statement.equals("UPDATE") && conditional && !facts.endState() && !fromParameters.isEmpty()) {
+            openWrites.put(op.call(), new CallerConstantWrites.OpenWrites(
+                    "UPDATE " + table + " SET ", List.copyOf(set), Map.copyOf(fromParameters), whereText));
+        }
         return new DbOp(op.call(), op.end(), kind, op.table(), op.entity(), shape, keys, conditional,
                 !statement.equals("SAVE") && op.selfRelative(), op.locked(), false, describe, op.location(), null,
                 List.copyOf(values), List.of(), op.lockDetail(), conditional && facts.endState());
+    }
+
+    /** Statements whose SET takes a value from a parameter of the calling method, by the call. */
+    private final Map<MethodCallExpr, CallerConstantWrites.OpenWrites> openWrites =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
+    /** The statement {@code call} builds when a SET value in it is a parameter of the method making it. */
+    Optional<CallerConstantWrites.OpenWrites> openWrites(MethodCallExpr call) {
+        return Optional.ofNullable(openWrites.get(call));
+    }
+
+    /** A constant expression as SQL: its literal when the source states its value, else none. */
+    Optional<String> constantLiteral(Expression e) {
+        String v = value(e);
+        return v.equals("?") || v.equals("racelint_constant") ? Optional.empty() : Optional.of(v);
     }
 
     /** The WHERE a wrapper builds, as SQL. */
@@ -695,6 +720,11 @@ final class MyBatisPlus {
      * null); else none, and the statement writes the whole row.
      */
     private List<String> entityWrites(Expression arg, Entity entity) {
+        return entityWrites(arg, entity, new HashMap<>());
+    }
+
+    /** As above; {@code fromParameters} gets, per SET column, the index of the parameter it writes. */
+    private List<String> entityWrites(Expression arg, Entity entity, Map<String, Integer> fromParameters) {
         List<String> out = new ArrayList<>();
         Expression e = strip(arg);
         List<MethodCallExpr> setters = new ArrayList<>();
@@ -737,6 +767,11 @@ final class MyBatisPlus {
             String item = col + " = " + value(s.getArgument(0));
             if (!col.equals(entity.key()) && out.stream().noneMatch(i -> i.startsWith(col + " = "))) {
                 out.add(item);
+                if (strip(s.getArgument(0)) instanceof NameExpr p
+                        && LocalVariables.declarationOf(p.getNameAsString(), p) instanceof com.github.javaparser.ast.body.Parameter param
+                        && param.getParentNode().orElse(null) instanceof CallableDeclaration<?> callable) {
+                    fromParameters.put(item, callable.getParameters().indexOf(param));
+                }
             }
         }
         return out;
