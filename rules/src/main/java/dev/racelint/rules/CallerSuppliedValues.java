@@ -3,8 +3,6 @@ package dev.racelint.rules;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.VariableDeclarator;
-import com.github.javaparser.ast.expr.CastExpr;
-import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
@@ -36,7 +34,7 @@ final class CallerSuppliedValues {
         int depth = path.size();
         Expression e = value;
         for (int step = 0; step < MAX_STEPS; step++) {
-            e = unwrap(e);
+            e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e);
             if (e instanceof MethodCallExpr getter && getter.getArguments().isEmpty() && getter.getScope().isPresent()) {
                 e = getter.getScope().get(); // a read of the object's own state: a getter or record accessor
                 continue;
@@ -72,15 +70,4 @@ final class CallerSuppliedValues {
         return false;
     }
 
-    private static Expression unwrap(Expression e) {
-        while (true) {
-            if (e instanceof EnclosedExpr en) {
-                e = en.getInner();
-            } else if (e instanceof CastExpr c) {
-                e = c.getExpression();
-            } else {
-                return e;
-            }
-        }
-    }
 }

@@ -8,7 +8,6 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
-import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
@@ -54,11 +53,11 @@ public final class MemoisedCalls {
 
     /** The maps whose miss the condition of {@code test} tests; empty when it tests something else. */
     private static Set<String> missedMaps(IfStmt test) {
-        Expression c = unwrap(test.getCondition());
+        Expression c = dev.racelint.analyzer.index.Expressions.withoutParentheses(test.getCondition());
         Set<String> maps = new HashSet<>();
         if (c instanceof com.github.javaparser.ast.expr.UnaryExpr not
                 && not.getOperator() == com.github.javaparser.ast.expr.UnaryExpr.Operator.LOGICAL_COMPLEMENT
-                && unwrap(not.getExpression()) instanceof MethodCallExpr contains
+                && dev.racelint.analyzer.index.Expressions.withoutParentheses(not.getExpression()) instanceof MethodCallExpr contains
                 && contains.getNameAsString().equals("containsKey")) {
             addMap(contains, maps);
             return maps;
@@ -68,7 +67,7 @@ public final class MemoisedCalls {
         }
         Expression tested = equals.getLeft() instanceof NullLiteralExpr ? equals.getRight()
                 : equals.getRight() instanceof NullLiteralExpr ? equals.getLeft() : null;
-        tested = tested == null ? null : unwrap(tested);
+        tested = tested == null ? null : dev.racelint.analyzer.index.Expressions.withoutParentheses(tested);
         if (tested instanceof MethodCallExpr get && get.getNameAsString().equals("get")) {
             addMap(get, maps);
         } else if (tested instanceof NameExpr local) {
@@ -79,7 +78,7 @@ public final class MemoisedCalls {
                 return maps;
             }
             List<Expression> values = new java.util.ArrayList<>();
-            v.getInitializer().filter(i -> !(unwrap(i) instanceof NullLiteralExpr)).ifPresent(values::add);
+            v.getInitializer().filter(i -> !(dev.racelint.analyzer.index.Expressions.withoutParentheses(i) instanceof NullLiteralExpr)).ifPresent(values::add);
             for (AssignExpr assign : method.findAll(AssignExpr.class)) {
                 if (assign.getTarget() instanceof NameExpr target && target.getNameAsString().equals(local.getNameAsString())
                         && LocalVariables.declarationOf(target.getNameAsString(), target) == v
@@ -88,7 +87,7 @@ public final class MemoisedCalls {
                 }
             }
             for (Expression value : values) {
-                if (!(unwrap(value) instanceof MethodCallExpr get) || !get.getNameAsString().equals("get")
+                if (!(dev.racelint.analyzer.index.Expressions.withoutParentheses(value) instanceof MethodCallExpr get) || !get.getNameAsString().equals("get")
                         || !addMap(get, maps)) {
                     return Set.of();
                 }
@@ -147,10 +146,4 @@ public final class MemoisedCalls {
         return null;
     }
 
-    private static Expression unwrap(Expression e) {
-        while (e instanceof EnclosedExpr en) {
-            e = en.getInner();
-        }
-        return e;
-    }
 }

@@ -6,7 +6,6 @@ import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
-import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
@@ -73,7 +72,7 @@ public final class ExclusiveByResult {
     private record Comparison(Node subject, String accessor, String value) {}
 
     private static Optional<Comparison> comparison(DbOpClassifier classifier, Expression condition) {
-        Expression e = strip(condition);
+        Expression e = dev.racelint.analyzer.index.Expressions.withoutParentheses(condition);
         Expression left;
         Expression right;
         if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.EQUALS) {
@@ -92,7 +91,7 @@ public final class ExclusiveByResult {
             Optional<Node> subject = accessorSubject(read);
             Optional<String> literal = classifier.constantLiteral(constant);
             if (subject.isPresent() && literal.isPresent()) {
-                return Optional.of(new Comparison(subject.get(), ((MethodCallExpr) strip(read)).getNameAsString(),
+                return Optional.of(new Comparison(subject.get(), ((MethodCallExpr) dev.racelint.analyzer.index.Expressions.withoutParentheses(read)).getNameAsString(),
                         literal.get()));
             }
         }
@@ -101,9 +100,9 @@ public final class ExclusiveByResult {
 
     /** {@code x.m()} with no arguments on a local or parameter: the declaration of x. */
     private static Optional<Node> accessorSubject(Expression e) {
-        e = strip(e);
+        e = dev.racelint.analyzer.index.Expressions.withoutParentheses(e);
         if (e instanceof MethodCallExpr m && m.getArguments().isEmpty() && m.getScope().isPresent()
-                && strip(m.getScope().get()) instanceof NameExpr n) {
+                && dev.racelint.analyzer.index.Expressions.withoutParentheses(m.getScope().get()) instanceof NameExpr n) {
             Node d = LocalVariables.declarationOf(n.getNameAsString(), n);
             if (d instanceof VariableDeclarator || d instanceof Parameter) {
                 return Optional.of(d);
@@ -184,7 +183,7 @@ public final class ExclusiveByResult {
 
     private static boolean alternatives(DbOpClassifier classifier, Expression condition, VariableDeclarator result,
             List<Alternative> out) {
-        Expression e = strip(condition);
+        Expression e = dev.racelint.analyzer.index.Expressions.withoutParentheses(condition);
         if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.OR) {
             return alternatives(classifier, b.getLeft(), result, out) && alternatives(classifier, b.getRight(), result, out);
         }
@@ -201,8 +200,8 @@ public final class ExclusiveByResult {
             return false;
         }
         for (int turn = 0; turn < 2; turn++) {
-            Expression read = strip(turn == 0 ? left : right);
-            Expression other = strip(turn == 0 ? right : left);
+            Expression read = dev.racelint.analyzer.index.Expressions.withoutParentheses(turn == 0 ? left : right);
+            Expression other = dev.racelint.analyzer.index.Expressions.withoutParentheses(turn == 0 ? right : left);
             if (read instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) == result
                     && other.isNullLiteralExpr()) {
                 out.add(new Alternative(null, null));
@@ -224,10 +223,4 @@ public final class ExclusiveByResult {
         return false;
     }
 
-    private static Expression strip(Expression e) {
-        while (e instanceof EnclosedExpr en) {
-            e = en.getInner();
-        }
-        return e;
-    }
 }

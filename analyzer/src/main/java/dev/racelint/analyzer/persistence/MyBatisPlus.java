@@ -10,8 +10,6 @@ import com.github.javaparser.ast.body.EnumDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.BinaryExpr;
-import com.github.javaparser.ast.expr.CastExpr;
-import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.LiteralExpr;
@@ -240,7 +238,7 @@ final class MyBatisPlus {
                 }
             });
             if (uses.size() == 1) {
-                Expression used = strip((Expression) uses.get(0));
+                Expression used = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts((Expression) uses.get(0));
                 String field = used instanceof NameExpr n ? n.getNameAsString()
                         : used instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
                 if (field != null && entity.type().fieldDeclarator(field) != null) {
@@ -443,11 +441,11 @@ final class MyBatisPlus {
      */
     private void readWrapper(Expression expr, Entity entity, Where where, Set<String> set, MethodCallExpr site) {
         List<MethodCallExpr> calls = new ArrayList<>();
-        Expression at = strip(expr);
+        Expression at = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(expr);
         while (at instanceof MethodCallExpr m && CATALOGUE.wrapperMethods.containsKey(m.getNameAsString())
                 && m.getScope().isPresent()) {
             calls.add(0, m);
-            at = strip(m.getScope().get());
+            at = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(m.getScope().get());
         }
         if (at instanceof NameExpr n) {
             Node declaration = LocalVariables.declarationOf(n.getNameAsString(), n);
@@ -456,11 +454,11 @@ final class MyBatisPlus {
             } else {
                 List<MethodCallExpr> onLocal = new ArrayList<>();
                 if (declaration instanceof VariableDeclarator v && v.getInitializer().isPresent()) {
-                    Expression init = strip(v.getInitializer().get());
+                    Expression init = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(v.getInitializer().get());
                     while (init instanceof MethodCallExpr m && CATALOGUE.wrapperMethods.containsKey(m.getNameAsString())
                             && m.getScope().isPresent()) {
                         onLocal.add(0, m);
-                        init = strip(m.getScope().get());
+                        init = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(m.getScope().get());
                     }
                 }
                 if (declaration instanceof com.github.javaparser.ast.body.Parameter) {
@@ -582,13 +580,13 @@ final class MyBatisPlus {
     }
 
     private boolean columnish(Expression e) {
-        e = strip(e);
+        e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e);
         return e instanceof MethodReferenceExpr || strings.valueOf(e, index).isPresent();
     }
 
     /** The column a wrapper names: {@code PayOrder::getState}, or a string such as {@code "state"}. */
     private Optional<String> columnOf(Expression e, Entity entity) {
-        e = strip(e);
+        e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e);
         if (e instanceof MethodReferenceExpr ref) {
             return Optional.of(column(entity, property(entity, ref.getIdentifier(), 0)));
         }
@@ -604,10 +602,10 @@ final class MyBatisPlus {
      * equals no literal; else a parameter.
      */
     private String value(Expression e) {
-        if (!constant(strip(e), 0)) {
+        if (!constant(dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e), 0)) {
             return "?";
         }
-        return literalOf(strip(e), 0).orElse("racelint_constant");
+        return literalOf(dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e), 0).orElse("racelint_constant");
     }
 
     /** The SQL literal of a constant expression whose value the source states, or none. */
@@ -615,7 +613,7 @@ final class MyBatisPlus {
         if (depth > 4) {
             return Optional.empty();
         }
-        e = strip(e);
+        e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e);
         if (e instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr i) {
             return i.asNumber() instanceof Integer n ? Optional.of(Integer.toString(n)) : Optional.empty();
         }
@@ -664,7 +662,7 @@ final class MyBatisPlus {
         if (depth > 4) {
             return false;
         }
-        e = strip(e);
+        e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e);
         if (e instanceof LiteralExpr) {
             return !(e instanceof com.github.javaparser.ast.expr.NullLiteralExpr);
         }
@@ -726,16 +724,16 @@ final class MyBatisPlus {
     /** As above; {@code fromParameters} gets, per SET column, the index of the parameter it writes. */
     private List<String> entityWrites(Expression arg, Entity entity, Map<String, Integer> fromParameters) {
         List<String> out = new ArrayList<>();
-        Expression e = strip(arg);
+        Expression e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(arg);
         List<MethodCallExpr> setters = new ArrayList<>();
         while (e instanceof MethodCallExpr m && m.getNameAsString().startsWith("set") && m.getScope().isPresent()) {
             setters.add(m); // new PayOrder().setState(..).setErrMsg(..), with chained setters
-            e = strip(m.getScope().get());
+            e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(m.getScope().get());
         }
         if (e instanceof NameExpr n) {
             Node declaration = LocalVariables.declarationOf(n.getNameAsString(), n);
             if (!(declaration instanceof VariableDeclarator v) || v.getInitializer().isEmpty()
-                    || !(strip(v.getInitializer().get()) instanceof ObjectCreationExpr)) {
+                    || !(dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(v.getInitializer().get()) instanceof ObjectCreationExpr)) {
                 return out;
             }
             Node method = n;
@@ -767,7 +765,7 @@ final class MyBatisPlus {
             String item = col + " = " + value(s.getArgument(0));
             if (!col.equals(entity.key()) && out.stream().noneMatch(i -> i.startsWith(col + " = "))) {
                 out.add(item);
-                if (strip(s.getArgument(0)) instanceof NameExpr p
+                if (dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(s.getArgument(0)) instanceof NameExpr p
                         && LocalVariables.declarationOf(p.getNameAsString(), p) instanceof com.github.javaparser.ast.body.Parameter param
                         && param.getParentNode().orElse(null) instanceof CallableDeclaration<?> callable) {
                     fromParameters.put(item, callable.getParameters().indexOf(param));
@@ -777,17 +775,6 @@ final class MyBatisPlus {
         return out;
     }
 
-    private static Expression strip(Expression e) {
-        while (true) {
-            if (e instanceof EnclosedExpr en) {
-                e = en.getInner();
-            } else if (e instanceof CastExpr c) {
-                e = c.getExpression();
-            } else {
-                return e;
-            }
-        }
-    }
 
     /** Is the unqualified (or {@code this.}/{@code super.}) call made on the enclosing object? */
     static boolean onSelf(MethodCallExpr call) {
