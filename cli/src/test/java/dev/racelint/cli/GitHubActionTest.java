@@ -33,7 +33,7 @@ class GitHubActionTest {
     void theActionDeclaresItsInputsAndUploadsBeforeFailing() throws IOException {
         JsonNode action = yaml();
         assertThat(action.path("inputs").fieldNames()).toIterable()
-                .contains("path", "fail-on", "category", "baseline", "diff-base", "config-from-base");
+                .contains("path", "fail-on", "min-level", "category", "baseline", "diff-base", "config-from-base");
         assertThat(action.path("runs").path("using").asText()).isEqualTo("composite");
         List<String> uses = new ArrayList<>();
         for (JsonNode step : action.path("runs").path("steps")) {
@@ -69,6 +69,50 @@ class GitHubActionTest {
         Step clean = runScanStep(Map.of("RACELINT_FAIL_ON", "none"));
         assertThat(clean.exitCode()).isZero();
         assertThat(clean.outputs()).contains("exit-code=0");
+    }
+
+    @Test
+    void minLevelNoteUploadsTheNotesToo() throws Exception {
+        Sources.write(dir, "repo/src/main/java/demo/CheckoutService.java", Sources.IO_IN_TRANSACTION);
+        Sources.write(dir, "repo/src/main/java/demo/ProductCatalog.java", CACHED_LOADER);
+        Step byDefault = runScanStep(Map.of("RACELINT_FAIL_ON", "none"));
+        assertThat(byDefault.exitCode()).as(byDefault.log()).isZero();
+        assertThat(ruleIds()).doesNotContain("cache-stampede");
+
+        Step all = runScanStep(Map.of("RACELINT_FAIL_ON", "none", "RACELINT_MIN_LEVEL", "note"));
+        assertThat(all.exitCode()).as(all.log()).isZero();
+        assertThat(ruleIds()).contains("io-in-transaction", "cache-stampede");
+    }
+
+    /** A note-level rule's finding: a cached loader without single flight. */
+    private static final String CACHED_LOADER = """
+            package demo;
+
+            import java.util.List;
+            import org.springframework.cache.annotation.Cacheable;
+            import org.springframework.jdbc.core.JdbcTemplate;
+            import org.springframework.stereotype.Service;
+
+            @Service
+            public class ProductCatalog {
+                private final JdbcTemplate jdbc;
+
+                public ProductCatalog(JdbcTemplate jdbc) {
+                    this.jdbc = jdbc;
+                }
+
+                @Cacheable("catalog")
+                public List<String> all() {
+                    return jdbc.queryForList("SELECT name FROM products ORDER BY name", String.class);
+                }
+            }
+            """;
+
+    private List<String> ruleIds() throws IOException {
+        List<String> rules = new ArrayList<>();
+        new ObjectMapper().readTree(Files.readString(dir.resolve("tmp/racelint.sarif"))).path("runs").get(0)
+                .path("results").forEach(r -> rules.add(r.path("ruleId").asText()));
+        return rules;
     }
 
     @Test
@@ -247,6 +291,7 @@ class GitHubActionTest {
         env.put("RACELINT_PATH", ".");
         env.put("RACELINT_CATEGORY", "racelint");
         env.put("RACELINT_BASELINE", "");
+        env.put("RACELINT_MIN_LEVEL", "");
         env.put("RACELINT_DIFF_BASE", "");
         env.put("RACELINT_CONFIG_FROM_BASE", "auto");
         env.put("GITHUB_EVENT_NAME", "push");
