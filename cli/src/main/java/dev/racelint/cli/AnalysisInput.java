@@ -6,7 +6,6 @@ import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.finding.Level;
-import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.report.ReportPaths;
 import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleRegistry;
@@ -265,16 +264,6 @@ final class AnalysisInput {
             return config;
         }
         return null;
-    }
-
-    /** The API catalogue with the project's declared wrappers added. */
-    static ApiCatalogue catalogue(ProjectConfig config) {
-        return ProjectConfig.catalogue(config);
-    }
-
-    /** The coverage summary's data, with the project's {@code coverage: inert:} types. */
-    static dev.racelint.analyzer.coverage.CoverageCatalogue coverageCatalogue(ProjectConfig config) {
-        return ProjectConfig.coverageCatalogue(config);
     }
 
     private ParameterException usage(String message) {

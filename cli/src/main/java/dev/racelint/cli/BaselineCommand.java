@@ -2,9 +2,9 @@ package dev.racelint.cli;
 
 import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.AnalysisResult;
-import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
+import dev.racelint.analyzer.ScanSession;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.finding.Level;
 import java.io.IOException;
@@ -81,8 +81,8 @@ final class BaselineCommand implements Callable<Integer> {
         Baseline current() {
             ProjectConfig config = input.config(baseline.parent.registry());
             AnalysisOptions options = input.options(baseline.parent.registry(), config);
-            AnalysisResult result = new Analyzer(baseline.parent.registry().rules(), AnalysisInput.catalogue(config))
-                    .analyze(options, ProgressListener.NONE);
+            AnalysisResult result = ScanSession.analyse(baseline.parent.registry().rules(), config, options,
+                    ProgressListener.NONE);
             // an empty scan (a wrong path, an exclude of everything) would write an empty baseline, or empty one
             input.nothingAnalysed(options, config, result).ifPresent(why -> {
                 if (!input.allowEmpty) {
@@ -90,9 +90,6 @@ final class BaselineCommand implements Callable<Integer> {
                 }
                 spec.commandLine().getErr().println("racelint: " + why + " Accepted (--allow-empty).");
             });
-            if (config != null) {
-                result = config.applyLevels(result);
-            }
             // what a scan at the same level reports: a finding it does not show needs no baseline entry
             Level lowest = input.minLevel(config);
             return Baseline.of(result.findings().stream().filter(f -> f.level().isAtLeast(lowest)).toList(),

@@ -83,11 +83,8 @@ final class ExplainCommand implements Callable<Integer> {
         if (config != null) {
             options = options.withLimits(config.limits(options.limits()));
         }
-        dev.racelint.analyzer.AnalysisResult result = new dev.racelint.analyzer.Analyzer(registry.rules(),
-                ProjectConfig.catalogue(config)).analyze(options, dev.racelint.analyzer.ProgressListener.NONE);
-        if (config != null) {
-            result = config.applyLevels(result);
-        }
+        dev.racelint.analyzer.AnalysisResult result = dev.racelint.analyzer.ScanSession.analyse(registry.rules(), config,
+                options, dev.racelint.analyzer.ProgressListener.NONE);
         java.util.List<Finding> matches = new java.util.ArrayList<>();
         for (Finding f : result.findings()) {
             if (f.fingerprint().startsWith(wanted)) {
@@ -119,19 +116,9 @@ final class ExplainCommand implements Callable<Integer> {
 
     /** racelint.yml for --path, found and checked as {@code scan} does it (a problem is a usage error), or null. */
     private ProjectConfig config(RuleRegistry registry) {
-        java.nio.file.Path root = dev.racelint.analyzer.SourceRoots.forScannedPath(path);
-        java.nio.file.Path file = ProjectConfig.findUpwards(path, root).orElse(null);
-        if (file == null) {
-            return null;
-        }
-        java.nio.file.Path absolute = file.toAbsolutePath().normalize();
         try {
-            ProjectConfig config = absolute.startsWith(root)
-                    ? ProjectConfig.read(file, root.relativize(absolute), java.util.List.of(root)) : ProjectConfig.read(file);
-            java.util.Set<String> known = new java.util.LinkedHashSet<>();
-            registry.descriptors().forEach(d -> known.add(d.id()));
-            config.checkRuleIds(known);
-            return config;
+            return dev.racelint.analyzer.ScanSession.config(path, dev.racelint.analyzer.SourceRoots.forScannedPath(path),
+                    null, registry.rules());
         } catch (java.io.IOException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

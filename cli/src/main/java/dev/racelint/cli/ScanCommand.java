@@ -2,9 +2,9 @@ package dev.racelint.cli;
 
 import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.AnalysisResult;
-import dev.racelint.analyzer.Analyzer;
 import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
+import dev.racelint.analyzer.ScanSession;
 import dev.racelint.analyzer.config.ProjectConfig;
 import dev.racelint.analyzer.diff.ChangedLines;
 import dev.racelint.analyzer.finding.Diagnostic;
@@ -197,8 +197,7 @@ final class ScanCommand implements Callable<Integer> {
         boolean showProgress = System.console() != null;
         try (ConsoleProgress progress = showProgress ? new ConsoleProgress(err) : null) {
             ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
-            result = new Analyzer(registry.rules(), AnalysisInput.catalogue(config), AnalysisInput.coverageCatalogue(config))
-                    .analyze(options, listener);
+            result = ScanSession.analyse(registry.rules(), config, options, listener);
         }
         if (result.fromCache()) {
             note(err, "racelint: no file, option or racelint changed since the last scan: results from "
@@ -209,7 +208,6 @@ final class ScanCommand implements Callable<Integer> {
                     + shown(result.sourceRoot(), options.cacheDirectory()) + ", the others parsed.");
         }
         if (config != null) {
-            result = config.applyLevels(result);
             note(err, "racelint: " + config.describe(result.sourceRoot())
                     + (configFromBase ? " as it is at " + changes.ref() : ""));
         }

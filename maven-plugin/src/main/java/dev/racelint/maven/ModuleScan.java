@@ -2,7 +2,7 @@ package dev.racelint.maven;
 
 import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.AnalysisResult;
-import dev.racelint.analyzer.Analyzer;
+import dev.racelint.analyzer.ScanSession;
 import dev.racelint.analyzer.ProgressListener;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
@@ -131,9 +131,7 @@ final class ModuleScan {
             options = options.withLimits(config.limits(options.limits()));
         }
         // the command line's analysis, with the same catalogue and levels (ScanCommand)
-        AnalysisResult analysed = new Analyzer(registry.rules(), ProjectConfig.catalogue(config),
-                ProjectConfig.coverageCatalogue(config)).analyze(options, ProgressListener.NONE);
-        AnalysisResult all = config == null ? analysed : config.applyLevels(analysed);
+        AnalysisResult all = ScanSession.analyse(registry.rules(), config, options, ProgressListener.NONE);
 
         List<Path> own = request.ownRoots();
         List<Finding> findings = all.findings().stream().filter(f -> isUnder(f.primary().file(), own)).toList();
@@ -168,18 +166,7 @@ final class ModuleScan {
      * line finds it; read and checked against the installed rules. Null when there is none.
      */
     static ProjectConfig readConfig(Path moduleDir, Path root, Path explicit, RuleRegistry registry) throws IOException {
-        Path file = explicit != null ? explicit : ProjectConfig.findUpwards(moduleDir, root).orElse(null);
-        if (file == null) {
-            return null;
-        }
-        Path absolute = file.toAbsolutePath().normalize();
-        Path top = root.toAbsolutePath().normalize();
-        ProjectConfig config = absolute.startsWith(top)
-                ? ProjectConfig.read(file, top.relativize(absolute), List.of(top)) : ProjectConfig.read(file);
-        Set<String> known = new LinkedHashSet<>();
-        registry.descriptors().forEach(d -> known.add(d.id()));
-        config.checkRuleIds(known);
-        return config;
+        return ScanSession.config(moduleDir, root, explicit, registry.rules());
     }
 
     /** Writes each report file into {@code directory} (created when missing); returns the files written. */
