@@ -31,7 +31,7 @@ final class SiteReport {
         if (report == null) {
             sink.text(skipped ? "Skipped (racelint.skip=true)." : "Nothing analysed: the module has no source folders.");
         } else {
-            sink.text(TextReportWriter.summary(report));
+            sink.text(TextReportWriter.summary(report, "-Dracelint.minLevel="));
         }
         sink.paragraph_();
         if (report != null && !report.findings().isEmpty()) {
