@@ -137,10 +137,7 @@ public final class WriteSkewRule implements Rule {
         if (write.kind() != DbOp.Kind.DELETE || !check.sameTable(write) || check.shape() != DbOp.ReadShape.COUNT) {
             return false;
         }
-        Node method = check.call();
-        while (method != null && !(method instanceof CallableDeclaration<?>)) {
-            method = method.getParentNode().orElse(null);
-        }
+        Node method = check.call().findAncestor(CallableDeclaration.class).orElse(null);
         if (method == null) {
             return false;
         }
@@ -172,10 +169,7 @@ public final class WriteSkewRule implements Rule {
         if (check.shape() != DbOp.ReadShape.COUNT) {
             return false;
         }
-        Node method = check.call();
-        while (method != null && !(method instanceof CallableDeclaration<?>)) {
-            method = method.getParentNode().orElse(null);
-        }
+        Node method = check.call().findAncestor(CallableDeclaration.class).orElse(null);
         if (method == null) {
             return false;
         }

@@ -73,7 +73,7 @@ public final class MemoisedCalls {
         } else if (tested instanceof NameExpr local) {
             // a local every assignment of which before the test is a lookup in a map
             Node declaration = LocalVariables.declarationOf(local.getNameAsString(), local);
-            Node method = enclosingCallable(local);
+            Node method = local.findAncestor(CallableDeclaration.class).orElse(null);
             if (!(declaration instanceof VariableDeclarator v) || method == null) {
                 return maps;
             }
@@ -135,15 +135,6 @@ public final class MemoisedCalls {
 
     private static boolean before(Node a, Node b) {
         return a.getBegin().isPresent() && b.getBegin().isPresent() && a.getBegin().get().isBefore(b.getBegin().get());
-    }
-
-    private static Node enclosingCallable(Node node) {
-        for (Node n = node; n != null; n = n.getParentNode().orElse(null)) {
-            if (n instanceof CallableDeclaration<?>) {
-                return n;
-            }
-        }
-        return null;
     }
 
 }
