@@ -384,25 +384,36 @@ public final class ProjectConfig {
             return result;
         }
         List<dev.racelint.analyzer.rule.RuleDescriptor> rules = new ArrayList<>();
+        java.util.Map<String, Level> ownLevels = new java.util.HashMap<>();
         for (var d : result.rules()) {
+            ownLevels.put(d.id(), d.level());
             Level level = levelOf(d.id()).orElse(d.level());
             rules.add(new dev.racelint.analyzer.rule.RuleDescriptor(d.id(), d.name(), d.shape(), d.title(), d.description(),
                     level, d.precision(), d.cwe(), d.tags(), d.fix(), d.helpMarkdown()));
         }
         List<dev.racelint.analyzer.finding.Finding> findings = new ArrayList<>();
         for (var f : result.findings()) {
-            findings.add(withLevel(f));
+            findings.add(withLevel(f, ownLevels.get(f.ruleId())));
         }
         List<dev.racelint.analyzer.suppress.SuppressedFinding> suppressed = new ArrayList<>();
         for (var s : result.suppressed()) {
-            suppressed.add(new dev.racelint.analyzer.suppress.SuppressedFinding(withLevel(s.finding()), s.suppression()));
+            suppressed.add(new dev.racelint.analyzer.suppress.SuppressedFinding(
+                    withLevel(s.finding(), ownLevels.get(s.finding().ruleId())), s.suppression()));
         }
         return new dev.racelint.analyzer.AnalysisResult(rules, findings, result.diagnostics(), result.sourceRoot(),
                 result.filesAnalysed(), result.methodsAnalysed(), result.timingsMillis(), suppressed, result.fromCache(),
                 result.treesFromCache(), result.coverage());
     }
 
-    private dev.racelint.analyzer.finding.Finding withLevel(dev.racelint.analyzer.finding.Finding f) {
+    /**
+     * {@code f} at the level this file sets for its rule. A finding the rule itself put below its own
+     * level (a note whose message names the fact that makes its harm small) keeps that level: the
+     * setting is the rule's severity, and the message must stay true ({@code --min-level note} shows them).
+     */
+    private dev.racelint.analyzer.finding.Finding withLevel(dev.racelint.analyzer.finding.Finding f, Level ruleOwnLevel) {
+        if (ruleOwnLevel != null && !f.level().isAtLeast(ruleOwnLevel)) {
+            return f;
+        }
         Level level = levelOf(f.ruleId()).orElse(f.level());
         return level == f.level() ? f : new dev.racelint.analyzer.finding.Finding(f.ruleId(), level, f.message(), f.primary(),
                 f.related(), f.codeFlow(), f.fix(), f.fingerprint(), f.enclosingMethod(), f.otherFlows());
