@@ -1,6 +1,7 @@
 package dev.racelint.maven;
 
 import dev.racelint.analyzer.RootLocale;
+import dev.racelint.analyzer.ScanSession;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
@@ -420,7 +421,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
             ProjectConfig config = ModuleScan.readConfig(project.getBasedir().toPath(), root,
                     configFile == null ? null : configFile.toPath(), registry);
             if (config != null) {
-                getLog().info("racelint: " + config.describe(root));
+                getLog().info("racelint: " + ScanSession.describe(config, root, ownRoots()));
             }
             return config;
         } catch (ProjectConfig.ConfigException e) {
