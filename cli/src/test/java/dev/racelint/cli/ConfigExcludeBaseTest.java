@@ -44,6 +44,32 @@ class ConfigExcludeBaseTest {
     }
 
     @Test
+    void explainFindsOnlyWhatTheModuleScanReportsWithTheRootConfigsExclude() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode all = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                run("scan", repo.toString(), "--format", "json", "--no-cache", "--fail-on", "none").out()).path("findings");
+        String legacy = null;
+        String kept = null;
+        for (com.fasterxml.jackson.databind.JsonNode f : all) {
+            if (f.toString().contains("demo/legacy/")) {
+                legacy = f.path("fingerprint").asText();
+            } else {
+                kept = f.path("fingerprint").asText();
+            }
+        }
+        assertThat(legacy).as(all.toString()).isNotNull();
+        assertThat(kept).as(all.toString()).isNotNull();
+        Sources.write(repo, "racelint.yml", "exclude:\n  - \"services/orders/src/main/java/demo/legacy/**\"\n");
+        String module = repo.resolve("services/orders").toString();
+
+        Cli.Run excluded = run("explain", "io-in-transaction", "--finding", legacy, "--path", module);
+        Cli.Run reported = run("explain", "io-in-transaction", "--finding", kept, "--path", module);
+
+        assertThat(excluded.exitCode()).as(excluded.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(excluded.err()).contains("no io-in-transaction finding with fingerprint " + legacy);
+        assertThat(reported.exitCode()).as(reported.toString()).isZero();
+    }
+
+    @Test
     void theCommandLinesExcludeStaysRelativeToTheScannedFolder() {
         Cli.Run run = run("scan", repo.resolve("services/orders").toString(), "--exclude", "src/main/java/demo/legacy/**",
                 "--no-cache", "--fail-on", "none");
