@@ -54,7 +54,8 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     /**
      * Files and folders to leave out: globs relative to each source folder ({@code src/main/java}
      * and the like), {@code /}-separated, e.g. {@code **}{@code /generated/**} or
-     * {@code com/acme/legacy/**}.
+     * {@code com/acme/legacy/**}. (racelint.yml's {@code exclude:} globs are relative to the folder
+     * holding it, as on the command line.)
      */
     @Parameter(property = "racelint.excludes")
     protected List<String> excludes;
