@@ -88,7 +88,7 @@ final class AnalysisInput {
             description = "Project configuration (rules, levels, excludes, your own API wrappers; see 'racelint "
                     + "init'). Default: racelint.yml or .racelint.yml in the first PATH or, the nearest first, in a "
                     + "folder above it up to the source root (a repository's root racelint.yml applies to a "
-                    + "scan of one of its modules).")
+                    + "scan of one of its modules). Its exclude globs are relative to the folder holding it.")
     Path configFile;
 
     @Option(names = "--no-config", description = "Ignore racelint.yml.")
