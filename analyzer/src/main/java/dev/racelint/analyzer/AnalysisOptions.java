@@ -1,6 +1,7 @@
 package dev.racelint.analyzer;
 
 import dev.racelint.analyzer.parse.JavaSourceParser;
+import dev.racelint.analyzer.source.ConfigExcludes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.Set;
  *
  * @param paths         files or folders to scan
  * @param includeTests  also analyse test source folders
- * @param excludes      glob patterns (relative to each scanned folder) of files to leave out
+ * @param excludes      glob patterns (relative to each scanned folder: {@code --exclude}, the Maven plugin's
+ *                      {@code <excludes>}) of files to leave out
  * @param classpath     jars to resolve external types against (optional; improves resolution)
  * @param threads       worker threads for parsing and rules
  * @param ruleIds       rules to run; empty = all
@@ -23,6 +25,7 @@ import java.util.Set;
  *                      after parsing may take together, before the rest of it is given up with a
  *                      {@code too-slow} diagnostic (see {@code FileBudget})
  * @param limits        the numeric bounds of the analysis (call depths, path lengths, pass counts)
+ * @param configExcludes racelint.yml's exclude globs, relative to the folder holding it (see {@code ScanSession})
  */
 public record AnalysisOptions(
         List<Path> paths,
@@ -35,7 +38,8 @@ public record AnalysisOptions(
         Path sourceRoot,
         Path cacheDirectory,
         Duration fileTimeLimit,
-        AnalysisLimits limits) {
+        AnalysisLimits limits,
+        ConfigExcludes configExcludes) {
 
     public static final long DEFAULT_MAX_FILE_BYTES = 10L * 1024 * 1024;
     /** The default {@link #fileTimeLimit()}: far above what a real file needs, low enough that no file stalls a scan. */
@@ -51,6 +55,15 @@ public record AnalysisOptions(
             throw new IllegalArgumentException("the per-file time limit must be positive: " + fileTimeLimit);
         }
         limits = limits == null ? AnalysisLimits.DEFAULT : limits;
+        configExcludes = configExcludes == null ? ConfigExcludes.NONE : configExcludes;
+    }
+
+    /** Without racelint.yml's excludes. */
+    public AnalysisOptions(List<Path> paths, boolean includeTests, List<String> excludes, List<Path> classpath,
+            int threads, Set<String> ruleIds, long maxFileBytes, Path sourceRoot, Path cacheDirectory,
+            Duration fileTimeLimit, AnalysisLimits limits) {
+        this(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes, sourceRoot, cacheDirectory,
+                fileTimeLimit, limits, ConfigExcludes.NONE);
     }
 
     /** With the default limits. */
@@ -82,19 +95,25 @@ public record AnalysisOptions(
     /** The same options with results cached in {@code directory} (null: no cache). */
     public AnalysisOptions withCacheDirectory(Path directory) {
         return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
-                sourceRoot, directory, fileTimeLimit, limits);
+                sourceRoot, directory, fileTimeLimit, limits, configExcludes);
     }
 
     /** The same options with another per-file time limit. */
     public AnalysisOptions withFileTimeLimit(Duration limit) {
         return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
-                sourceRoot, cacheDirectory, limit, limits);
+                sourceRoot, cacheDirectory, limit, limits, configExcludes);
     }
 
     /** The same options with other numeric bounds. */
     public AnalysisOptions withLimits(AnalysisLimits newLimits) {
         return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
-                sourceRoot, cacheDirectory, fileTimeLimit, newLimits);
+                sourceRoot, cacheDirectory, fileTimeLimit, newLimits, configExcludes);
+    }
+
+    /** The same options with racelint.yml's exclude globs (relative to its folder). */
+    public AnalysisOptions withConfigExcludes(ConfigExcludes globs) {
+        return new AnalysisOptions(paths, includeTests, excludes, classpath, threads, ruleIds, maxFileBytes,
+                sourceRoot, cacheDirectory, fileTimeLimit, limits, globs);
     }
 
     /** The directory report URIs are relative to: {@link #sourceRoot()}, else found from the first path. */

@@ -106,7 +106,7 @@ public final class Analyzer {
         List<Rule> active = activeRules(options);
 
         long t0 = System.nanoTime();
-        SourceDiscovery discovery = new SourceDiscovery(options.includeTests(), options.excludes(), options.maxFileBytes());
+        SourceDiscovery discovery = SourceDiscovery.of(options);
         SourceDiscovery.Result sources = discovery.discover(options.paths(), options.resolvedSourceRoot());
         diagnostics.addAll(sources.diagnostics());
         long t1 = lap(timings, "discover", t0);

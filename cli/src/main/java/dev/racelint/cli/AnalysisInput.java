@@ -2,6 +2,7 @@ package dev.racelint.cli;
 
 import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.AnalysisResult;
+import dev.racelint.analyzer.ScanSession;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.cache.ScanCache;
 import dev.racelint.analyzer.config.ProjectConfig;
@@ -87,7 +88,7 @@ final class AnalysisInput {
             description = "Project configuration (rules, levels, excludes, your own API wrappers; see 'racelint "
                     + "init'). Default: racelint.yml or .racelint.yml in the first PATH or, the nearest first, in a "
                     + "folder above it up to the source root (a repository's root racelint.yml applies to a "
-                    + "scan of one of its modules).")
+                    + "scan of one of its modules). Its exclude globs are relative to the folder holding it.")
     Path configFile;
 
     @Option(names = "--no-config", description = "Ignore racelint.yml.")
@@ -148,10 +149,8 @@ final class AnalysisInput {
         } catch (IllegalArgumentException e) {
             throw usage("--exclude: " + e.getMessage());
         }
-        List<String> allExcludes = new ArrayList<>(excludes);
         Set<String> rules = checkedRuleIds(registry);
         if (config != null) {
-            allExcludes.addAll(config.excludes());
             if (rules.isEmpty() && !config.disabledRules().isEmpty()) {
                 rules = new LinkedHashSet<>();
                 for (RuleDescriptor d : registry.descriptors()) {
@@ -161,12 +160,11 @@ final class AnalysisInput {
                 }
             }
         }
-        AnalysisOptions options = new AnalysisOptions(checkedPaths(), includeTests, allExcludes, checkedClasspath(),
+        AnalysisOptions options = new AnalysisOptions(checkedPaths(), includeTests, excludes, checkedClasspath(),
                 checkedThreads(), rules, checkedMaxFileSize(), checkedSourceRoot())
                 .withFileTimeLimit(checkedFileTimeLimit());
-        if (config != null) {
-            options = options.withLimits(config.limits(options.limits()));
-        }
+        // racelint.yml's excludes, relative to its folder, and its limits: as every front end applies them
+        options = ScanSession.withConfig(options, config);
         if (noCache) {
             return options;
         }
@@ -363,8 +361,7 @@ final class AnalysisInput {
             return Optional.empty();
         }
         Path root = options.resolvedSourceRoot();
-        SourceDiscovery.Census census = new SourceDiscovery(options.includeTests(), options.excludes(),
-                options.maxFileBytes()).census(options.paths(), root);
+        SourceDiscovery.Census census = SourceDiscovery.of(options).census(options.paths(), root);
         String where = "under " + (paths.isEmpty() ? "." : inReport
                 ? options.paths().stream().map(p -> reportName(root, p)).collect(Collectors.joining(", "))
                 : paths.stream().map(Path::toString).collect(Collectors.joining(", ")));
@@ -377,6 +374,10 @@ final class AnalysisInput {
             List<String> parts = new ArrayList<>();
             int accounted = 0;
             for (var excluded : census.excludedByGlob().entrySet()) {
+                parts.add(count(excluded.getValue(), "was", "were") + " excluded by --exclude '" + excluded.getKey() + "'");
+                accounted += excluded.getValue();
+            }
+            for (var excluded : census.excludedByConfigGlob().entrySet()) {
                 parts.add(count(excluded.getValue(), "was", "were") + " excluded by " + origin(excluded.getKey(), config, root)
                         + " '" + excluded.getKey() + "'");
                 accounted += excluded.getValue();
@@ -413,10 +414,10 @@ final class AnalysisInput {
         return n + " " + (n == 1 ? singular : plural);
     }
 
-    /** Where an exclude glob comes from: {@code --exclude}, or the project configuration's file. */
-    private String origin(String glob, ProjectConfig config, Path root) {
-        if (excludes.contains(glob) || config == null) {
-            return "--exclude";
+    /** Where racelint.yml sets an exclude glob. */
+    private static String origin(String glob, ProjectConfig config, Path root) {
+        if (config == null) {
+            return "racelint.yml exclude";
         }
         // "racelint.yml:4 exclude": the line that left the files out
         return config.whereExcluded(glob).map(at -> at + " exclude")

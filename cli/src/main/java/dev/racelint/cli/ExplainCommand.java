@@ -76,13 +76,11 @@ final class ExplainCommand implements Callable<Integer> {
         }
         // the scan's own settings (racelint.yml found as scan finds it), so that every finding scan reports is found here
         ProjectConfig config = config(registry);
-        java.util.List<String> excludes = config == null ? java.util.List.of() : config.excludes();
-        dev.racelint.analyzer.AnalysisOptions options = new dev.racelint.analyzer.AnalysisOptions(java.util.List.of(path),
-                false, excludes, java.util.List.of(), Runtime.getRuntime().availableProcessors(),
-                java.util.Set.of(rule.descriptor().id()), dev.racelint.analyzer.AnalysisOptions.DEFAULT_MAX_FILE_BYTES, null);
-        if (config != null) {
-            options = options.withLimits(config.limits(options.limits()));
-        }
+        dev.racelint.analyzer.AnalysisOptions options = dev.racelint.analyzer.ScanSession.withConfig(
+                new dev.racelint.analyzer.AnalysisOptions(java.util.List.of(path), false, java.util.List.of(),
+                        java.util.List.of(), Runtime.getRuntime().availableProcessors(),
+                        java.util.Set.of(rule.descriptor().id()), dev.racelint.analyzer.AnalysisOptions.DEFAULT_MAX_FILE_BYTES,
+                        null), config);
         dev.racelint.analyzer.AnalysisResult result = dev.racelint.analyzer.ScanSession.analyse(registry.rules(), config,
                 options, dev.racelint.analyzer.ProgressListener.NONE);
         java.util.List<Finding> matches = new java.util.ArrayList<>();

@@ -45,7 +45,7 @@ final class InitCommand implements Callable<Integer> {
             authorization:
               # - com.acme.security.BackOfficeOnly
 
-            # Files to leave out, as globs relative to the scanned folder ('/'-separated).
+            # Files to leave out, as globs relative to this file's folder ('/'-separated).
             exclude:
               # - "**/generated/**"
 

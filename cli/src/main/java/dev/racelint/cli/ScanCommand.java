@@ -208,7 +208,7 @@ final class ScanCommand implements Callable<Integer> {
                     + shown(result.sourceRoot(), options.cacheDirectory()) + ", the others parsed.");
         }
         if (config != null) {
-            note(err, "racelint: " + config.describe(result.sourceRoot())
+            note(err, "racelint: " + ScanSession.describe(config, result.sourceRoot(), options.paths())
                     + (configFromBase ? " as it is at " + changes.ref() : ""));
         }
 

@@ -1,6 +1,7 @@
 package dev.racelint.maven;
 
 import dev.racelint.analyzer.RootLocale;
+import dev.racelint.analyzer.ScanSession;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.baseline.Baseline;
 import dev.racelint.analyzer.config.ProjectConfig;
@@ -53,7 +54,8 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
     /**
      * Files and folders to leave out: globs relative to each source folder ({@code src/main/java}
      * and the like), {@code /}-separated, e.g. {@code **}{@code /generated/**} or
-     * {@code com/acme/legacy/**}.
+     * {@code com/acme/legacy/**}. (racelint.yml's {@code exclude:} globs are relative to the folder
+     * holding it, as on the command line.)
      */
     @Parameter(property = "racelint.excludes")
     protected List<String> excludes;
@@ -420,7 +422,7 @@ abstract class AbstractRacelintMojo extends AbstractMojo {
             ProjectConfig config = ModuleScan.readConfig(project.getBasedir().toPath(), root,
                     configFile == null ? null : configFile.toPath(), registry);
             if (config != null) {
-                getLog().info("racelint: " + config.describe(root));
+                getLog().info("racelint: " + ScanSession.describe(config, root, ownRoots()));
             }
             return config;
         } catch (ProjectConfig.ConfigException e) {

@@ -45,7 +45,8 @@ final class ModuleScan {
      * @param contextRoots  upstream modules' source folders: analysed, never reported on
      * @param includeTests  whether test folders under the given roots are scanned (roots given
      *                      here are scanned whatever their name)
-     * @param excludes      globs relative to each root
+     * @param excludes      globs relative to each root (the plugin's {@code <excludes>}; racelint.yml's
+     *                      come with {@code config}, relative to its folder)
      * @param classpath     jars to resolve library types against
      * @param ruleIds       the rules to run (non-empty)
      * @param sourceRoot    the folder report paths are relative to
@@ -120,16 +121,11 @@ final class ModuleScan {
         List<Path> paths = new ArrayList<>(request.ownRoots());
         paths.addAll(request.contextRoots());
         ProjectConfig config = request.config();
-        List<String> excludes = new ArrayList<>(request.excludes());
-        if (config != null) {
-            excludes.addAll(config.excludes());
-        }
-        AnalysisOptions options = new AnalysisOptions(paths, request.includeTests(), excludes,
+        AnalysisOptions options = new AnalysisOptions(paths, request.includeTests(), request.excludes(),
                 request.classpath(), request.threads(), request.ruleIds(), AnalysisOptions.DEFAULT_MAX_FILE_BYTES,
                 request.sourceRoot(), request.cacheDirectory());
-        if (config != null) {
-            options = options.withLimits(config.limits(options.limits()));
-        }
+        // racelint.yml's excludes relative to its folder (not to each source folder) and its limits, as on the command line
+        options = ScanSession.withConfig(options, config);
         // the command line's analysis, with the same catalogue and levels (ScanCommand)
         AnalysisResult all = ScanSession.analyse(registry.rules(), config, options, ProgressListener.NONE);
 
@@ -139,7 +135,7 @@ final class ModuleScan {
                 .filter(s -> isUnder(s.finding().primary().file(), own)).toList();
         List<Diagnostic> diagnostics = all.diagnostics().stream()
                 .filter(d -> d.file() == null || isUnder(d.file(), own)).toList();
-        int ownFiles = countFiles(request);
+        int ownFiles = countFiles(request, options);
         AnalysisResult module = new AnalysisResult(all.rules(), findings, diagnostics, all.sourceRoot(), ownFiles,
                 all.methodsAnalysed(), all.timingsMillis(), suppressed, all.fromCache(),
                 all.treesFromCache(), all.coverage());
@@ -218,11 +214,9 @@ final class ModuleScan {
         }
     }
 
-    /** The module's own source files, found as the analyzer finds them. */
-    private static int countFiles(Request request) {
-        SourceDiscovery discovery = new SourceDiscovery(request.includeTests(), request.excludes(),
-                AnalysisOptions.DEFAULT_MAX_FILE_BYTES);
-        return discovery.discover(request.ownRoots(), request.sourceRoot()).files().size();
+    /** The module's own source files, found as the analyzer finds them (racelint.yml's excludes too). */
+    private static int countFiles(Request request, AnalysisOptions options) {
+        return SourceDiscovery.of(options).discover(request.ownRoots(), request.sourceRoot()).files().size();
     }
 
     private static List<Path> normalised(List<Path> paths) {

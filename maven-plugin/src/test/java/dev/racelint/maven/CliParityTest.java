@@ -23,7 +23,9 @@ import picocli.CommandLine;
 /**
  * The plugin and the command line build a scan the same way: on one tree, with the repository's
  * racelint.yml found above the scanned module (rules off, a level, an exclude, a declared API), they
- * write the same SARIF results and rules.
+ * write the same SARIF results and rules, and analyse the same files: the exclude, a path from the
+ * folder holding racelint.yml, leaves out the same file whether the CLI scans the module or the
+ * plugin each source folder.
  */
 class CliParityTest {
 
@@ -85,7 +87,7 @@ class CliParityTest {
               io-in-transaction: warning
               cache-stampede: off
             exclude:
-              - "**/legacy/**"
+              - "shop/src/main/java/demo/legacy/**"
             apis:
               "demo.RiskGateway#score": http
             """;
@@ -131,8 +133,19 @@ class CliParityTest {
         assertThat(results).as("the declared API makes the race, the level applies, the exclude and the rule off hold")
                 .containsExactly("io-in-transaction warning");
         assertThat(fromPlugin.path("results")).isEqualTo(fromCli.path("results"));
+        Path cliJson = repo.resolve("cli.json");
+        int json = cli.execute("scan", module.toString(), "--source-root", repo.toString(), "--format", "json",
+                "--output", cliJson.toString(), "--no-cache", "--fail-on", "none");
+        assertThat(json).as(err.toString()).isZero();
+        assertThat(outcome.report().filesAnalysed()).as("the same files analysed: the legacy one left out by both")
+                .isEqualTo(filesAnalysed(cliJson)).isEqualTo(2);
         assertThat(fromPlugin.path("tool").path("driver").path("rules"))
                 .isEqualTo(fromCli.path("tool").path("driver").path("rules"));
+    }
+
+    /** How many files the CLI's JSON report says it analysed. */
+    private static int filesAnalysed(Path json) throws Exception {
+        return new ObjectMapper().readTree(Files.readString(json)).path("summary").path("files").asInt(-1);
     }
 
     /** The run without what names the front end (its version) or its environment (notifications). */

@@ -268,6 +268,32 @@ class ModuleScanTest {
     }
 
     @Test
+    void racelintYmlsExcludesAreRelativeToItsFolderNotToEachSourceFolder() throws IOException {
+        twoModules();
+        write("app/src/main/java/com/example/app/legacy/OldCheckout.java",
+                CHECKOUT.replace("package com.example.app;", "package com.example.app.legacy;")
+                        .replace("class CheckoutService", "class OldCheckout").replace("public CheckoutService(", "public OldCheckout("));
+        write("racelint.yml", "exclude:\n  - \"app/src/main/java/com/example/app/legacy/**\"\n");
+        dev.racelint.analyzer.config.ProjectConfig fromRoot = ModuleScan.readConfig(repo.resolve("app"), repo, null, registry);
+
+        ModuleScan.Outcome app = ModuleScan.run(new ModuleScan.Request(List.of(appRoot), List.of(clientRoot), false,
+                List.of(), List.of(), allRules, repo, null, null, "test", 1, null, fromRoot, null), registry);
+
+        assertThat(app.findings()).extracting(f -> repo.relativize(f.primary().file()).toString().replace('\\', '/'))
+                .as("the glob names the file from the root racelint.yml's folder").containsExactly(
+                        "app/src/main/java/com/example/app/CheckoutService.java");
+        assertThat(app.report().filesAnalysed()).as("the module's own count leaves it out too").isEqualTo(1);
+
+        write("racelint.yml", "exclude:\n  - \"com/example/app/legacy/**\"\n");
+        dev.racelint.analyzer.config.ProjectConfig sourceFolderRelative = ModuleScan.readConfig(repo.resolve("app"), repo,
+                null, registry);
+        ModuleScan.Outcome unmatched = ModuleScan.run(new ModuleScan.Request(List.of(appRoot), List.of(clientRoot), false,
+                List.of(), List.of(), allRules, repo, null, null, "test", 1, null, sourceFolderRelative, null), registry);
+        assertThat(unmatched.findings()).as("a glob relative to src/main/java names nothing from the root")
+                .hasSize(2);
+    }
+
+    @Test
     void onlyTheSelectedRulesRun() throws IOException {
         twoModules();
         Set<String> others = new LinkedHashSet<>(allRules);

@@ -63,6 +63,11 @@ public final class CacheKey {
         }
         line(text, "includeTests", String.valueOf(options.includeTests()));
         options.excludes().forEach(glob -> line(text, "exclude", glob));
+        if (!options.configExcludes().isEmpty()) {
+            // the same globs from a racelint.yml in another folder leave out other files
+            line(text, "configExcludeFolder", options.configExcludes().folder().toString());
+            options.configExcludes().globs().forEach(glob -> line(text, "configExclude", glob));
+        }
         for (Path jar : options.classpath()) {
             line(text, "classpath", fileIdentity(jar.toAbsolutePath().normalize()));
         }

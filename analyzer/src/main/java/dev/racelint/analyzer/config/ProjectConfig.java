@@ -676,7 +676,7 @@ public final class ProjectConfig {
         String glob = p.getText();
         checkPattern(file, line(p), "exclude glob", glob, before);
         try {
-            Glob.path(glob);
+            dev.racelint.analyzer.source.ExcludeGlobs.compile(glob);
         } catch (IllegalArgumentException e) {
             throw error(p, file, "exclude '" + quote(glob) + "' is not a valid glob: " + e.getMessage());
         }

@@ -65,8 +65,7 @@ public final class CheckChanges {
             return notes;
         }
         List<SourceFile> sources = new ArrayList<>();
-        for (SourceFile file : new SourceDiscovery(options.includeTests(), options.excludes(), options.maxFileBytes())
-                .discover(options.paths()).files()) {
+        for (SourceFile file : SourceDiscovery.of(options).discover(options.paths()).files()) {
             if (changed.contains(file.path().toAbsolutePath().normalize())) {
                 sources.add(file);
             }
@@ -278,13 +277,23 @@ public final class CheckChanges {
 
         List<String> excludesBefore = base == null ? List.of() : base.excludes();
         Map<String, Integer> remaining = multiset(excludesBefore);
+        // racelint.yml's globs are relative to its folder: moved to another folder, the same glob leaves out other files
+        Optional<String> folderBefore = base == null ? Optional.empty() : folderOf(diff, base);
+        Optional<String> folderAfter = head == null ? Optional.empty() : folderOf(diff, head);
+        boolean moved = folderBefore.isPresent() && folderAfter.isPresent() && !folderBefore.equals(folderAfter);
         if (head != null) {
             for (int i = 0; i < head.excludes().size(); i++) {
                 String glob = head.excludes().get(i);
-                if (remaining.merge(glob, -1, Integer::sum) >= 0) {
+                int line = i < head.excludeLines().size() ? head.excludeLines().get(i) : 0;
+                if (remaining.getOrDefault(glob, 0) > 0) {
+                    remaining.merge(glob, -1, Integer::sum);
+                    if (moved) {
+                        notes.add(note(file, line, Diagnostic.CONFIG_CHANGED, "exclude: " + quoted(glob)
+                                + " is relative to " + folderAfter.get() + " (at " + ref + ": to " + folderBefore.get()
+                                + "), where racelint.yml now is: the files it leaves out are not the same" + tail + "."));
+                    }
                     continue;
                 }
-                int line = i < head.excludeLines().size() ? head.excludeLines().get(i) : 0;
                 notes.add(note(file, line, Diagnostic.CONFIG_CHANGED, "exclude: " + quoted(glob)
                         + " added by this change: files it matches are no longer scanned" + tail + "."));
             }
@@ -390,6 +399,14 @@ public final class CheckChanges {
             }
         }
         return out;
+    }
+
+    /** The repository folder holding a racelint.yml, as messages name it ({@code ./} for the root). */
+    private static Optional<String> folderOf(ChangedLines diff, ProjectConfig config) {
+        return diff.relative(config.file()).map(name -> {
+            int slash = name.lastIndexOf('/');
+            return slash < 0 ? "./" : name.substring(0, slash + 1);
+        });
     }
 
     private static Map<String, Integer> multiset(List<String> values) {

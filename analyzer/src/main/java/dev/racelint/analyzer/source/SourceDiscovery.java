@@ -1,5 +1,6 @@
 package dev.racelint.analyzer.source;
 
+import dev.racelint.analyzer.AnalysisOptions;
 import dev.racelint.analyzer.SourceRoots;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Level;
@@ -57,15 +58,38 @@ public final class SourceDiscovery {
     private static final List<String> BUILD_FILES = List.of("pom.xml", "build.gradle", "build.gradle.kts");
 
     private final boolean includeTests;
+    /** {@code --exclude} (and the Maven plugin's {@code <excludes>}): relative to the scanned path a file is found in. */
     private final ExcludeGlobs excludes;
     private final List<String> excludeGlobs;
+    /** racelint.yml's {@code exclude:}: relative to the folder holding it. */
+    private final ConfigExcludes configExcludes;
+    private final ExcludeGlobs configGlobs;
     private final long maxFileBytes;
 
+    /** With exclude globs relative to the scanned paths only. */
     public SourceDiscovery(boolean includeTests, List<String> excludeGlobs, long maxFileBytes) {
+        this(includeTests, excludeGlobs, ConfigExcludes.NONE, maxFileBytes);
+    }
+
+    /**
+     * @param excludeGlobs   globs relative to the scanned path a file is found in
+     * @param configExcludes racelint.yml's globs, relative to its folder (a file outside that folder is
+     *                       matched relative to its scanned path instead)
+     */
+    public SourceDiscovery(boolean includeTests, List<String> excludeGlobs, ConfigExcludes configExcludes,
+            long maxFileBytes) {
         this.includeTests = includeTests;
         this.excludeGlobs = List.copyOf(excludeGlobs);
         this.excludes = new ExcludeGlobs(excludeGlobs);
+        this.configExcludes = configExcludes == null ? ConfigExcludes.NONE : configExcludes;
+        this.configGlobs = new ExcludeGlobs(this.configExcludes.globs());
         this.maxFileBytes = maxFileBytes;
+    }
+
+    /** The discovery an analysis with these options runs: every front end finds its files this way. */
+    public static SourceDiscovery of(AnalysisOptions options) {
+        return new SourceDiscovery(options.includeTests(), options.excludes(), options.configExcludes(),
+                options.maxFileBytes());
     }
 
     /**
@@ -86,12 +110,20 @@ public final class SourceDiscovery {
      *
      * @param javaFiles       .java files under the paths (build output, VCS, IDE and hidden folders
      *                        outside source folders aside), excluded and test ones included
-     * @param excludedByGlob  how many of them each exclude glob left out (the first that matches),
-     *                        in the globs' order; globs that left out none are absent
+     * @param excludedByGlob  how many of them each exclude glob relative to the scanned paths left out
+     *                        (the first that matches), in the globs' order; globs that left out none are absent
      * @param inTestFolders   how many of them are in test source folders, left out without include-tests
      * @param linksOutside    symbolic links to sources outside the source root, not followed
+     * @param excludedByConfigGlob as {@code excludedByGlob}, for racelint.yml's globs (matched after those)
      */
-    public record Census(int javaFiles, Map<String, Integer> excludedByGlob, int inTestFolders, int linksOutside) {}
+    public record Census(int javaFiles, Map<String, Integer> excludedByGlob, int inTestFolders, int linksOutside,
+            Map<String, Integer> excludedByConfigGlob) {
+
+        /** Without racelint.yml globs. */
+        public Census(int javaFiles, Map<String, Integer> excludedByGlob, int inTestFolders, int linksOutside) {
+            this(javaFiles, excludedByGlob, inTestFolders, linksOutside, Map.of());
+        }
+    }
 
     /** As {@link #discover(List, Path)} with the default source root: the git work tree of the first path, else that path. */
     public Result discover(List<Path> roots) {
@@ -100,7 +132,7 @@ public final class SourceDiscovery {
 
     /** The sources under {@code roots}; links are followed only within {@code sourceRoot} (or the root they are in). */
     public Result discover(List<Path> roots, Path sourceRoot) {
-        Walk walk = new Walk(sourceRoot, null);
+        Walk walk = new Walk(sourceRoot, false);
         walk.run(roots);
         return new Result(List.copyOf(walk.found.values()), walk.diagnostics, List.copyOf(walk.mappers),
                 List.copyOf(walk.sqlFiles));
@@ -111,11 +143,7 @@ public final class SourceDiscovery {
      * what each rule left out. Reads no file; meant for a scan that found nothing to analyse.
      */
     public Census census(List<Path> roots, Path sourceRoot) {
-        List<SourceDiscovery> perGlob = new ArrayList<>();
-        for (String glob : excludeGlobs) {
-            perGlob.add(new SourceDiscovery(includeTests, List.of(glob), maxFileBytes));
-        }
-        Walk walk = new Walk(sourceRoot, perGlob);
+        Walk walk = new Walk(sourceRoot, true);
         walk.run(roots);
         Map<String, Integer> excluded = new LinkedHashMap<>();
         for (int i = 0; i < excludeGlobs.size(); i++) {
@@ -123,7 +151,16 @@ public final class SourceDiscovery {
                 excluded.merge(excludeGlobs.get(i), walk.excluded[i], Integer::sum);
             }
         }
-        return new Census(walk.javaFiles, Collections.unmodifiableMap(excluded), walk.inTests, walk.linksOutside);
+        Map<String, Integer> excludedByConfig = new LinkedHashMap<>();
+        List<String> fromConfig = configExcludes.globs();
+        for (int i = 0; i < fromConfig.size(); i++) {
+            int n = walk.excluded[excludeGlobs.size() + i];
+            if (n > 0) {
+                excludedByConfig.merge(fromConfig.get(i), n, Integer::sum);
+            }
+        }
+        return new Census(walk.javaFiles, Collections.unmodifiableMap(excluded), walk.inTests, walk.linksOutside,
+                Collections.unmodifiableMap(excludedByConfig));
     }
 
     private static Path defaultSourceRoot(List<Path> roots) {
@@ -156,8 +193,10 @@ public final class SourceDiscovery {
     private final class Walk {
         private final Path sourceRoot;
         private final Path realSourceRoot;
-        /** One single-glob discovery per exclude glob in a census, telling which glob left a path out; null otherwise. */
-        private final List<SourceDiscovery> perGlob;
+        /** A census, telling which glob left a path out, rather than a discovery. */
+        private final boolean counting;
+        /** racelint.yml's folder, named as the scanned paths are (its place in the source root); null without globs. */
+        private final Path configFolder;
         final TreeMap<Path, SourceFile> found = new TreeMap<>();
         final TreeSet<Path> mappers = new TreeSet<>();
         final TreeSet<Path> sqlFiles = new TreeSet<>();
@@ -170,7 +209,7 @@ public final class SourceDiscovery {
         int linksOutside;
         final int[] excluded;
 
-        Walk(Path sourceRoot, List<SourceDiscovery> perGlob) {
+        Walk(Path sourceRoot, boolean counting) {
             this.sourceRoot = sourceRoot.toAbsolutePath().normalize();
             Path real;
             try {
@@ -179,12 +218,26 @@ public final class SourceDiscovery {
                 real = this.sourceRoot;
             }
             this.realSourceRoot = real;
-            this.perGlob = perGlob;
-            this.excluded = new int[perGlob == null ? 0 : perGlob.size()];
+            this.counting = counting;
+            this.excluded = new int[counting ? excludeGlobs.size() + configExcludes.globs().size() : 0];
+            this.configFolder = configExcludes.isEmpty() ? null : named(configExcludes.folder());
         }
 
         private boolean census() {
-            return perGlob != null;
+            return counting;
+        }
+
+        /**
+         * A folder named as the walk names the scanned paths: its real path's place in the source root (so a
+         * scanned path and racelint.yml's folder reached through different links still compare), else as given.
+         */
+        private Path named(Path folder) {
+            try {
+                Path place = inSourceRoot(folder.toRealPath());
+                return place == null ? folder : place.normalize();
+            } catch (IOException | SecurityException e) {
+                return folder;
+            }
         }
 
         void run(List<Path> roots) {
@@ -315,7 +368,8 @@ public final class SourceDiscovery {
                     if (attrs.isSymbolicLink()) {
                         links.add(new Link(tree, entry, entryRelative, folder.standing(), folder.inSourceFolder()));
                     } else if (attrs.isDirectory()) {
-                        int sub = folderStanding(entry, name, entryRelative, folder.standing(), folder.inSourceFolder());
+                        int sub = folderStanding(tree, entry, name, entryRelative, folder.standing(),
+                                folder.inSourceFolder());
                         if (sub != SKIPPED && walked.add(entry)) {
                             subfolders.add(new Folder(entry, entryRelative, sub,
                                     folder.inSourceFolder() || startsSourceFolder(tree, entryRelative)));
@@ -344,7 +398,7 @@ public final class SourceDiscovery {
                 } catch (IOException | SecurityException e) {
                     // a dangling link or a loop of links: worth a word only where a source was expected
                     if (!census() && name.endsWith(".java") && link.standing() == INCLUDED
-                            && standingOf(link.relative()) == INCLUDED) {
+                            && standingOf(link.tree(), link.relative()) == INCLUDED) {
                         diagnostics.add(new Diagnostic(at, 0, 0, Level.WARNING, "unreadable",
                                 "cannot follow the symbolic link: " + IoProblems.describe(e)));
                     }
@@ -352,7 +406,7 @@ public final class SourceDiscovery {
                 }
                 boolean outside = placeOf(target, link.tree()) == null;
                 if (attrs.isDirectory()) {
-                    int standing = folderStanding(target, name, link.relative(), link.standing(),
+                    int standing = folderStanding(link.tree(), target, name, link.relative(), link.standing(),
                             link.inSourceFolder());
                     if (standing == SKIPPED) {
                         continue;
@@ -393,7 +447,7 @@ public final class SourceDiscovery {
             if (!java && ((!xml && !sql) || census())) {
                 return;
             }
-            int standing = folderStanding == INCLUDED ? standingOf(relative) : folderStanding;
+            int standing = folderStanding == INCLUDED ? standingOf(tree, relative) : folderStanding;
             if (standing == INCLUDED && outsideLink != null) {
                 // Not opened to see whether it is a mapper: nothing outside the root is read.
                 outsideRoot(outsideLink, "file");
@@ -455,7 +509,7 @@ public final class SourceDiscovery {
          * or an exclude. In a source folder names mean packages, not layouts, so only the excludes apply;
          * and a folder holding a build file is a module (one may be called {@code build} or {@code out}).
          */
-        private int folderStanding(Path real, String name, Path relative, int parent, boolean inSourceFolder) {
+        private int folderStanding(Tree tree, Path real, String name, Path relative, int parent, boolean inSourceFolder) {
             if (!inSourceFolder && (SKIPPED_DIRS.contains(name) || (name.startsWith(".") && name.length() > 1))
                     && !isModule(real)) {
                 return SKIPPED;
@@ -466,23 +520,27 @@ public final class SourceDiscovery {
             if (!inSourceFolder && !includeTests && isTestSourceDir(relative)) {
                 return census() ? IN_TESTS : SKIPPED;
             }
-            int standing = standingOf(relative);
+            int standing = standingOf(tree, relative);
             return standing == INCLUDED || census() ? standing : SKIPPED;
         }
 
-        /** INCLUDED, or the exclude that leaves {@code relative} out (its index in a census, else EXCLUDED). */
-        private int standingOf(Path relative) {
-            if (!isExcluded(relative)) {
-                return INCLUDED;
+        /**
+         * INCLUDED, or the exclude that leaves {@code relative} (in the scanned path {@code tree}) out: its index
+         * in a census (the scanned-path globs first, then racelint.yml's), else EXCLUDED.
+         */
+        private int standingOf(Tree tree, Path relative) {
+            int i = excludes.indexOfFirstMatching(relative);
+            if (i < 0 && configFolder != null) {
+                int j = configGlobs.indexOfFirstMatching(fromConfigFolder(tree, relative));
+                i = j < 0 ? -1 : excludeGlobs.size() + j;
             }
-            if (census()) {
-                for (int i = 0; i < perGlob.size(); i++) {
-                    if (perGlob.get(i).isExcluded(relative)) {
-                        return i;
-                    }
-                }
-            }
-            return EXCLUDED;
+            return i < 0 ? INCLUDED : census() ? i : EXCLUDED;
+        }
+
+        /** {@code relative} (in {@code tree}, as walked) relative to racelint.yml's folder; as it is when outside that folder. */
+        private Path fromConfigFolder(Tree tree, Path relative) {
+            Path at = tree.named().resolve(relative.toString()).normalize();
+            return at.startsWith(configFolder) ? configFolder.relativize(at) : relative;
         }
     }
 
@@ -520,10 +578,6 @@ public final class SourceDiscovery {
                 && SOURCE_FOLDER_NAMES.contains(path.getName(n - 1).toString());
     }
 
-    private boolean isExcluded(Path relative) {
-        return excludes.matches(relative);
-    }
-
     /**
      * The source sets of the Maven and Gradle test layouts, by their exact names: Maven's
      * {@code src/test} and {@code src/it} (invoker and failsafe), the Gradle test-fixtures plugin's
@@ -550,5 +604,9 @@ public final class SourceDiscovery {
 
     public List<String> excludeGlobs() {
         return excludeGlobs;
+    }
+
+    public ConfigExcludes configExcludes() {
+        return configExcludes;
     }
 }
