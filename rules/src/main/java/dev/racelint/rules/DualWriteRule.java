@@ -300,16 +300,18 @@ public final class DualWriteRule implements Rule {
 
     /**
      * Why a lost or premature message does little harm, from a fact, or empty: the publish is linked to
-     * in-tree consumers (it passes a destination constant they subscribe to, or a message object whose
-     * type declares it), and none of them writes to the database or makes a remote call - they only
+     * in-tree consumers (it passes a destination constant they subscribe to, a message object whose
+     * type declares it, or a project envelope whose body the consumer takes out by its type), and none of them writes to the database or makes a remote call - they only
      * refresh in-memory state or a cache, so a lost message leaves that stale, not data wrong.
      */
     private static java.util.Optional<String> consumersOnlyRefresh(MethodContext context, Node publishing) {
         if (!(publishing instanceof MethodCallExpr call)) {
             return java.util.Optional.empty();
         }
-        var consumers = context.handlers().consumers().receiving(call.getArguments(),
-                context.method().declaringType(), context.persistence().resolver().typer());
+        var typer = context.persistence().resolver().typer();
+        var consumers = new java.util.LinkedHashSet<>(context.handlers().consumers().receiving(call.getArguments(),
+                context.method().declaringType(), typer));
+        consumers.addAll(context.handlers().consumers().unwrapping(call.getArguments(), context.method(), typer));
         if (consumers.isEmpty()) {
             return java.util.Optional.empty();
         }
