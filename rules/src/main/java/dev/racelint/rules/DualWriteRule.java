@@ -204,9 +204,87 @@ public final class DualWriteRule implements Rule {
                         return true;
                     }
                 }
+                if (passedReadRow(context, method, argument, written)) {
+                    return true;
+                }
+            }
+        }
+        // the publish one or more calls down (a send helper fed with the row's fields): then every write of
+        // the flow, through its calls too, must be to that one table
+        int publishCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.PUBLISH_CALLS);
+        Boolean onlyThatTable = null;
+        for (CallEdge edge : context.transactions().graph().facts(method).calls()) {
+            if (!(edge.site() instanceof MethodCallExpr call)
+                    || !context.reachability().mayReach(edge.callee(), "publish", DualWriteRule::isPublish, publishCalls - 1)) {
+                continue;
+            }
+            if (onlyThatTable == null) {
+                onlyThatTable = writesOnly(context, method, written);
+            }
+            if (!onlyThatTable) {
+                return false;
+            }
+            for (Expression argument : call.getArguments()) {
+                if (flow.reaching(argument).stream().anyMatch(read -> read.kind() == DbOp.Kind.READ && written.contains(read.table()))
+                        || passedReadRow(context, method, argument, written)) {
+                    return true;
+                }
             }
         }
         return false;
+    }
+
+    /** Every write reached through the calls of {@code method} is to one of {@code tables}. */
+    private static boolean writesOnly(MethodContext context, MethodInfo method, Set<String> tables) {
+        for (CallEdge edge : context.transactions().graph().facts(method).calls()) {
+            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), false)) {
+                if (op.item().isWrite() && !tables.contains(op.item().table())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The published value is taken from a parameter of {@code method}, and every call of it in the tree
+     * passes there a row its caller read from the written table: the relay's read sits one call up (a
+     * "resend this stored message" helper that its callers feed with the row they loaded).
+     */
+    private static boolean passedReadRow(MethodContext context, MethodInfo method, Expression argument, Set<String> written) {
+        var parameters = method.declaration().getParameters();
+        for (com.github.javaparser.ast.expr.NameExpr name : argument.findAll(com.github.javaparser.ast.expr.NameExpr.class)) {
+            int position = -1;
+            for (int i = 0; i < parameters.size(); i++) {
+                if (parameters.get(i).getNameAsString().equals(name.getNameAsString())) {
+                    position = i;
+                }
+            }
+            if (position < 0 || isShadowed(method, name.getNameAsString())) {
+                continue;
+            }
+            List<CallEdge> callers = context.reachability().callers(method);
+            boolean all = !callers.isEmpty();
+            for (CallEdge caller : callers) {
+                all &= caller.site() instanceof MethodCallExpr call && call.getArguments().size() == parameters.size()
+                        && readsWritten(context, caller.caller(), call.getArgument(position), written);
+            }
+            if (all) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isShadowed(MethodInfo method, String name) {
+        return method.body() != null && !method.body().findAll(com.github.javaparser.ast.body.VariableDeclarator.class,
+                v -> v.getNameAsString().equals(name)).isEmpty();
+    }
+
+    private static boolean readsWritten(MethodContext context, MethodInfo caller, Expression value, Set<String> written) {
+        MethodFlow flow = context.persistence().flow(caller).orElse(null);
+        return flow != null && flow.reaching(value).stream()
+                .anyMatch(read -> read.kind() == DbOp.Kind.READ && written.contains(read.table()));
     }
 
     /** A database write of this method not made through {@code publishing} (direct, or through another call). */
@@ -327,9 +405,9 @@ public final class DualWriteRule implements Rule {
                 first.nameNode(), "consumer");
         return java.util.Optional.of(" Reported as a note: its in-tree consumer" + (consumers.size() == 1 ? " " : "s ")
                 + first.displayName() + " (" + at.file().getFileName() + ":" + at.region().startLine() + ")"
-                + (consumers.size() == 1 ? "" : " and " + (consumers.size() - 1) + " more") + " write no row and call no "
-                + "remote service: they only refresh in-memory state or a cache, so a lost message leaves it stale "
-                + "until the next update, not data wrong.");
+                + (consumers.size() == 1 ? " writes no row and calls no remote service: it only refreshes"
+                        : " and " + (consumers.size() - 1) + " more write no row and call no remote service: they only refresh")
+                + " in-memory state or a cache, so a lost message leaves it stale until the next update, not data wrong.");
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, CodeLocation write, CodeLocation at,
