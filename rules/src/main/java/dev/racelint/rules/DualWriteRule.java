@@ -204,46 +204,45 @@ public final class DualWriteRule implements Rule {
                         return true;
                     }
                 }
-                if (passedReadRow(context, method, argument, written)) {
-                    return true;
+            }
+        }
+        return resendsStoredRow(context, method, flow, written);
+    }
+
+    /**
+     * A resend of a stored message: the only write of the flow (through its calls too) is a counter
+     * increment ({@code SET attempts = attempts + 1}) on one table, and what goes to the publish, one or
+     * more calls down, is a row of that table - read here, or read by every caller that passes it in.
+     * The message was committed before; a rollback only skews the count, and a lost resend can be redone
+     * from the row. A state change ({@code SET state = 'SENT'}) with its event is not this.
+     */
+    private static boolean resendsStoredRow(MethodContext context, MethodInfo method, MethodFlow flow, Set<String> written) {
+        for (DbOp op : flow.ops()) {
+            if (op.isWrite() && !(op.kind() == DbOp.Kind.UPDATE && op.selfRelative())) {
+                return false;
+            }
+        }
+        int publishCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.PUBLISH_CALLS);
+        List<CallEdge> calls = context.transactions().graph().facts(method).calls();
+        for (CallEdge edge : calls) {
+            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
+                if (op.item().isWrite()) {
+                    return false;
                 }
             }
         }
-        // the publish one or more calls down (a send helper fed with the row's fields): then every write of
-        // the flow, through its calls too, must be to that one table
-        int publishCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.PUBLISH_CALLS);
-        Boolean onlyThatTable = null;
-        for (CallEdge edge : context.transactions().graph().facts(method).calls()) {
+        for (CallEdge edge : calls) {
             if (!(edge.site() instanceof MethodCallExpr call)
                     || !context.reachability().mayReach(edge.callee(), "publish", DualWriteRule::isPublish, publishCalls - 1)) {
                 continue;
             }
-            if (onlyThatTable == null) {
-                onlyThatTable = writesOnly(context, method, written);
-            }
-            if (!onlyThatTable) {
-                return false;
-            }
             for (Expression argument : call.getArguments()) {
-                if (flow.reaching(argument).stream().anyMatch(read -> read.kind() == DbOp.Kind.READ && written.contains(read.table()))
-                        || passedReadRow(context, method, argument, written)) {
+                if (readsWritten(context, method, argument, written) || passedReadRow(context, method, argument, written)) {
                     return true;
                 }
             }
         }
         return false;
-    }
-
-    /** Every write reached through the calls of {@code method} is to one of {@code tables}. */
-    private static boolean writesOnly(MethodContext context, MethodInfo method, Set<String> tables) {
-        for (CallEdge edge : context.transactions().graph().facts(method).calls()) {
-            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), false)) {
-                if (op.item().isWrite() && !tables.contains(op.item().table())) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     /**
