@@ -206,7 +206,84 @@ public final class DualWriteRule implements Rule {
                 }
             }
         }
+        return resendsStoredRow(context, method, flow, written);
+    }
+
+    /**
+     * A resend of a stored message: the only write of the flow (through its calls too) is a counter
+     * increment ({@code SET attempts = attempts + 1}) on one table, and what goes to the publish, one or
+     * more calls down, is a row of that table - read here, or read by every caller that passes it in.
+     * The message was committed before; a rollback only skews the count, and a lost resend can be redone
+     * from the row. A state change ({@code SET state = 'SENT'}) with its event is not this.
+     */
+    private static boolean resendsStoredRow(MethodContext context, MethodInfo method, MethodFlow flow, Set<String> written) {
+        for (DbOp op : flow.ops()) {
+            if (op.isWrite() && !(op.kind() == DbOp.Kind.UPDATE && op.selfRelative())) {
+                return false;
+            }
+        }
+        int publishCalls = context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.PUBLISH_CALLS);
+        List<CallEdge> calls = context.transactions().graph().facts(method).calls();
+        for (CallEdge edge : calls) {
+            for (Reached<DbOp> op : context.reachability().databaseOperations(edge.callee(), true)) {
+                if (op.item().isWrite()) {
+                    return false;
+                }
+            }
+        }
+        for (CallEdge edge : calls) {
+            if (!(edge.site() instanceof MethodCallExpr call)
+                    || !context.reachability().mayReach(edge.callee(), "publish", DualWriteRule::isPublish, publishCalls - 1)) {
+                continue;
+            }
+            for (Expression argument : call.getArguments()) {
+                if (readsWritten(context, method, argument, written) || passedReadRow(context, method, argument, written)) {
+                    return true;
+                }
+            }
+        }
         return false;
+    }
+
+    /**
+     * The published value is taken from a parameter of {@code method}, and every call of it in the tree
+     * passes there a row its caller read from the written table: the relay's read sits one call up (a
+     * "resend this stored message" helper that its callers feed with the row they loaded).
+     */
+    private static boolean passedReadRow(MethodContext context, MethodInfo method, Expression argument, Set<String> written) {
+        var parameters = method.declaration().getParameters();
+        for (com.github.javaparser.ast.expr.NameExpr name : argument.findAll(com.github.javaparser.ast.expr.NameExpr.class)) {
+            int position = -1;
+            for (int i = 0; i < parameters.size(); i++) {
+                if (parameters.get(i).getNameAsString().equals(name.getNameAsString())) {
+                    position = i;
+                }
+            }
+            if (position < 0 || isShadowed(method, name.getNameAsString())) {
+                continue;
+            }
+            List<CallEdge> callers = context.reachability().callers(method);
+            boolean all = !callers.isEmpty();
+            for (CallEdge caller : callers) {
+                all &= caller.site() instanceof MethodCallExpr call && call.getArguments().size() == parameters.size()
+                        && readsWritten(context, caller.caller(), call.getArgument(position), written);
+            }
+            if (all) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isShadowed(MethodInfo method, String name) {
+        return method.body() != null && !method.body().findAll(com.github.javaparser.ast.body.VariableDeclarator.class,
+                v -> v.getNameAsString().equals(name)).isEmpty();
+    }
+
+    private static boolean readsWritten(MethodContext context, MethodInfo caller, Expression value, Set<String> written) {
+        MethodFlow flow = context.persistence().flow(caller).orElse(null);
+        return flow != null && flow.reaching(value).stream()
+                .anyMatch(read -> read.kind() == DbOp.Kind.READ && written.contains(read.table()));
     }
 
     /** A database write of this method not made through {@code publishing} (direct, or through another call). */
@@ -300,16 +377,18 @@ public final class DualWriteRule implements Rule {
 
     /**
      * Why a lost or premature message does little harm, from a fact, or empty: the publish is linked to
-     * in-tree consumers (it passes a destination constant they subscribe to, or a message object whose
-     * type declares it), and none of them writes to the database or makes a remote call - they only
+     * in-tree consumers (it passes a destination constant they subscribe to, a message object whose
+     * type declares it, or a project envelope whose body the consumer takes out by its type), and none of them writes to the database or makes a remote call - they only
      * refresh in-memory state or a cache, so a lost message leaves that stale, not data wrong.
      */
     private static java.util.Optional<String> consumersOnlyRefresh(MethodContext context, Node publishing) {
         if (!(publishing instanceof MethodCallExpr call)) {
             return java.util.Optional.empty();
         }
-        var consumers = context.handlers().consumers().receiving(call.getArguments(),
-                context.method().declaringType(), context.persistence().resolver().typer());
+        var typer = context.persistence().resolver().typer();
+        var consumers = new java.util.LinkedHashSet<>(context.handlers().consumers().receiving(call.getArguments(),
+                context.method().declaringType(), typer));
+        consumers.addAll(context.handlers().consumers().unwrapping(call.getArguments(), context.method(), typer));
         if (consumers.isEmpty()) {
             return java.util.Optional.empty();
         }
@@ -325,9 +404,9 @@ public final class DualWriteRule implements Rule {
                 first.nameNode(), "consumer");
         return java.util.Optional.of(" Reported as a note: its in-tree consumer" + (consumers.size() == 1 ? " " : "s ")
                 + first.displayName() + " (" + at.file().getFileName() + ":" + at.region().startLine() + ")"
-                + (consumers.size() == 1 ? "" : " and " + (consumers.size() - 1) + " more") + " write no row and call no "
-                + "remote service: they only refresh in-memory state or a cache, so a lost message leaves it stale "
-                + "until the next update, not data wrong.");
+                + (consumers.size() == 1 ? " writes no row and calls no remote service: it only refreshes"
+                        : " and " + (consumers.size() - 1) + " more write no row and call no remote service: they only refresh")
+                + " in-memory state or a cache, so a lost message leaves it stale until the next update, not data wrong.");
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, CodeLocation write, CodeLocation at,

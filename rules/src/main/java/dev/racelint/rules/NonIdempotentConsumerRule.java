@@ -66,17 +66,38 @@ public final class NonIdempotentConsumerRule implements Rule {
             if (HandlerRules.nonIdempotent(op.item(), flow)
                     && !(op.item().kind() != DbOp.Kind.UPDATE && HandlerRules.harmlessCreation(op.item(), all))) {
                 CodeLocation effect = op.item().location().withLabel(HandlerRules.describe(op.item()));
-                report(rule, context, handler, at, effect, op, HandlerRules.describe(op.item()), op.item().describe(), reporter);
+                report(rule, context, handler, at, effect, op, HandlerRules.describe(op.item()), op.item().describe(), "",
+                        reporter);
                 return;
             }
         }
-        for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
-            if (HandlerRules.irreversible(site.item())) {
-                String what = "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")";
-                report(rule, context, handler, at, site.item().location(), site, what, site.item().effect().apiKey(), reporter);
-                return;
-            }
+        List<Reached<EffectSite>> effects = context.reachability().effects(context.method(), false).stream()
+                .filter(site -> HandlerRules.irreversible(site.item())).toList();
+        if (effects.isEmpty()) {
+            return;
         }
+        // the first effect that is not a publish is the one worth naming; a publish only when there is no other
+        Reached<EffectSite> site = effects.stream().filter(s -> !publishes(s.item())).findFirst().orElse(effects.get(0));
+        String what = "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")";
+        report(rule, context, handler, at, site.item().location(), site, what, site.item().effect().apiKey(),
+                publishes(site.item()) ? onlyPublishes(site.item()) : "", reporter);
+    }
+
+    private static boolean publishes(EffectSite site) {
+        return site.effect().kind() == EffectKind.NETWORK && site.effect().detail().equals("publish");
+    }
+
+    /**
+     * The consumer's only effect a redelivery repeats is a publish to a broker (no row inserted or
+     * incremented, no other remote call): the duplicate goes to the consumers of that message, which
+     * receive redeliveries from the broker anyway and must deduplicate them; where they are in the
+     * tree, this rule checks them on their own.
+     */
+    private static String onlyPublishes(EffectSite publish) {
+        return " Reported as a note: its only effect a redelivery repeats is the publish at "
+                + publish.location().file().getFileName() + ":" + publish.location().region().startLine()
+                + "; the consumers of that message receive broker redeliveries anyway and must deduplicate them, so "
+                + "the duplicate adds no failure they do not already face.";
     }
 
     /**
@@ -91,14 +112,14 @@ public final class NonIdempotentConsumerRule implements Rule {
     }
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
-            CodeLocation effect, Reached<?> reached, String what, String key, Reporter reporter) {
+            CodeLocation effect, Reached<?> reached, String what, String key, String note, Reporter reporter) {
         Message message = Message.builder()
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
                 .text(HandlerRules.via(reached) + " with no record of processed messages: a redelivery of the same "
-                        + (handler.kind() == Handler.Kind.MESSAGE ? "message" : "webhook") + " repeats the effect.")
+                        + (handler.kind() == Handler.Kind.MESSAGE ? "message" : "webhook") + " repeats the effect." + note)
                 .build();
-        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
+        reporter.report(new Finding(rule.id(), note.isEmpty() ? rule.level() : Level.NOTE, message, at, List.of(effect),
                 HandlerRules.flow(at, reached, effect), rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", key), context.method().signature()));
     }

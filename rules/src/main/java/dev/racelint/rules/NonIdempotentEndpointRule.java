@@ -261,7 +261,30 @@ public final class NonIdempotentEndpointRule implements Rule {
     }
 
     private static boolean relativeUnclaimed(MethodContext context, Reached<DbOp> op) {
-        return op.item().kind() == DbOp.Kind.UPDATE && op.item().selfRelative() && !claimed(context, op, op.item().call());
+        return op.item().kind() == DbOp.Kind.UPDATE && op.item().selfRelative() && !claimed(context, op, op.item().call())
+                && !drawsNumber(context, op);
+    }
+
+    /**
+     * A number drawn from a counter row: the method increments a column and then reads that table back,
+     * returning what it read (a sequence: {@code UPDATE seq SET v = v + 1}, then {@code SELECT v}). A
+     * retry draws the next number, a gap in the numbering; no data a client sees is changed twice.
+     */
+    private static boolean drawsNumber(MethodContext context, Reached<DbOp> op) {
+        var flow = context.persistence().flow(op.in()).orElse(null);
+        if (flow == null || !(op.in().declaration() instanceof com.github.javaparser.ast.body.MethodDeclaration method)
+                || method.getType().isVoidType() || op.item().call().getBegin().isEmpty()) {
+            return false;
+        }
+        var incremented = op.item().call().getBegin().get();
+        for (com.github.javaparser.ast.stmt.ReturnStmt returned : method.findAll(com.github.javaparser.ast.stmt.ReturnStmt.class)) {
+            var value = returned.getExpression().orElse(null);
+            if (value != null && flow.reaching(value).stream().anyMatch(read -> read.kind() == DbOp.Kind.READ
+                    && read.sameTable(op.item()) && read.call().getBegin().map(incremented::isBefore).orElse(false))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A new record that no read of its table, upsert, replace-set or checked claim decides. */
