@@ -82,9 +82,10 @@ public final class UnjitteredRetryRule implements Rule {
             Scope scope = new Scope(retries.loopCoversEveryFailure(sleep), remoteWork(context, context.method(),
                     enclosingLoop(sleep)));
             if (scope.reported()) {
+                var few = retries.loopFewAttempts(sleep, context.method(), context.reachability().callers(context.method()));
                 report(rule, context, SourceLocations.of(file, sleep, "sleep without jitter"),
-                        "This retry loop waits " + sleep + " with no randomness" + scope.why(), sleep.toString(),
-                        scope, rule.level(), reporter);
+                        "This retry loop waits " + sleep + " with no randomness" + scope.why() + fewAttemptsNote(file, few),
+                        sleep.toString(), scope, level(rule, few), reporter);
             }
         }
     }

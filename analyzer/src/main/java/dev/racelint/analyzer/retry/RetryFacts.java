@@ -471,6 +471,108 @@ public final class RetryFacts {
         return java.util.Optional.empty();
     }
 
+    /**
+     * The hand-written retry loop around {@code sleep} gives up after at most {@link #FEW_ATTEMPTS}
+     * attempts: a counted {@code for (int i = a; i < n; i++)} (or {@code <=}) whose bound is a literal,
+     * a static final constant, or a parameter every call of the method in the code passes such a
+     * constant for. Counted with one attempt more after the loop (a last try outside it), so the
+     * bound is never underestimated; empty for any other loop or when a caller's value is not a constant.
+     */
+    public java.util.Optional<FewAttempts> loopFewAttempts(MethodCallExpr sleep, MethodInfo method,
+            List<dev.racelint.analyzer.callgraph.CallEdge> callers) {
+        if (!(enclosingLoop(sleep) instanceof ForStmt loop) || loop.getInitialization().size() != 1
+                || !(loop.getInitialization().get(0) instanceof com.github.javaparser.ast.expr.VariableDeclarationExpr init)
+                || init.getVariables().size() != 1 || loop.getUpdate().size() != 1
+                || !(loop.getCompare().orElse(null) instanceof com.github.javaparser.ast.expr.BinaryExpr compare)) {
+            return java.util.Optional.empty();
+        }
+        String counter = init.getVariable(0).getNameAsString();
+        Integer start = init.getVariable(0).getInitializer().flatMap(RetryFacts::intLiteral).orElse(null);
+        boolean increments = loop.getUpdate().get(0) instanceof UnaryExpr u && u.getExpression().toString().equals(counter)
+                && (u.getOperator() == UnaryExpr.Operator.POSTFIX_INCREMENT || u.getOperator() == UnaryExpr.Operator.PREFIX_INCREMENT);
+        boolean below = compare.getOperator() == com.github.javaparser.ast.expr.BinaryExpr.Operator.LESS;
+        if (start == null || !increments || !compare.getLeft().toString().equals(counter)
+                || !(below || compare.getOperator() == com.github.javaparser.ast.expr.BinaryExpr.Operator.LESS_EQUALS)) {
+            return java.util.Optional.empty();
+        }
+        // attempts: the loop's iterations, and one more after it
+        java.util.function.IntPredicate few = n -> n - start + (below ? 0 : 1) + 1 <= FEW_ATTEMPTS;
+        Expression bound = compare.getRight();
+        java.util.Optional<Integer> constant = constantInt(bound, method.declaringType());
+        if (constant.isPresent()) {
+            return few.test(constant.get())
+                    ? java.util.Optional.of(new FewAttempts("the loop runs while " + compare, compare))
+                    : java.util.Optional.empty();
+        }
+        int parameter = parameterIndex(bound, method);
+        if (parameter < 0 || callers.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        List<String> passed = new ArrayList<>();
+        for (var edge : callers) {
+            if (!(edge.site() instanceof MethodCallExpr call) || call.getArguments().size() <= parameter) {
+                return java.util.Optional.empty();
+            }
+            Expression argument = call.getArgument(parameter);
+            java.util.Optional<Integer> value = constantInt(argument, edge.caller().declaringType());
+            if (value.isEmpty() || !few.test(value.get())) {
+                return java.util.Optional.empty();
+            }
+            passed.add(argument + (argument.isIntegerLiteralExpr() ? "" : " = " + value.get()) + " at "
+                    + edge.location().file().getFileName() + ":" + edge.location().region().startLine());
+        }
+        return java.util.Optional.of(new FewAttempts("every call passes a small " + bound + " (" + String.join("; ", passed)
+                + ") and the loop runs while " + compare, compare));
+    }
+
+    private static int parameterIndex(Expression bound, MethodInfo method) {
+        var c = method.declaration();
+        if (!(bound instanceof NameExpr name) || c == null
+                || dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name)
+                        instanceof com.github.javaparser.ast.body.VariableDeclarator) {
+            return -1;
+        }
+        for (int i = 0; i < c.getParameters().size(); i++) {
+            if (c.getParameter(i).getNameAsString().equals(name.getNameAsString())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** An int literal, or a static final field of {@code in} (or an outer type) initialised with one. */
+    private java.util.Optional<Integer> constantInt(Expression value, dev.racelint.analyzer.index.TypeInfo in) {
+        java.util.Optional<Integer> literal = intLiteral(value);
+        if (literal.isPresent() || !(value instanceof NameExpr name)) {
+            return literal;
+        }
+        ProgramIndex.FieldRef field = null;
+        for (var t = in; t != null && field == null; t = t.outer()) {
+            field = index.findField(t, name.getNameAsString());
+        }
+        var owner = field == null ? null : field.owner().declaration();
+        if (owner == null) {
+            return java.util.Optional.empty();
+        }
+        return owner.getFieldByName(name.getNameAsString())
+                .filter(f -> f.isStatic() && f.isFinal())
+                .flatMap(f -> f.getVariables().stream().filter(v -> v.getNameAsString().equals(name.getNameAsString()))
+                        .findFirst())
+                .flatMap(v -> v.getInitializer())
+                .flatMap(RetryFacts::intLiteral);
+    }
+
+    private static java.util.Optional<Integer> intLiteral(Expression value) {
+        if (value instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr literal) {
+            try {
+                return java.util.Optional.of(Integer.parseInt(literal.getValue().replace("_", "")));
+            } catch (NumberFormatException e) {
+                return java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static java.util.Optional<Integer> fewLiteral(Expression value) {
         if (value instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr literal) {
             try {
