@@ -382,6 +382,19 @@ public final class RetryFacts {
      * Evidence that the retry loop around {@code sleep} retries every failure: a catch clause that
      * stays in the loop catches {@code Exception}, {@code RuntimeException} or {@code Throwable}.
      */
+    /** The catch clause catches every failure ({@code Exception}, {@code Throwable}, ..): its evidence. */
+    public java.util.Optional<String> catchCoversEveryFailure(CatchClause c) {
+        var type = c.getParameter().getType();
+        List<com.github.javaparser.ast.type.Type> caught = type.isUnionType()
+                ? new ArrayList<>(type.asUnionType().getElements()) : List.of(type);
+        for (var t : caught) {
+            if (isEveryFailure(t, c)) {
+                return java.util.Optional.of("catch (" + c.getParameter() + ")");
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     public java.util.Optional<String> loopCoversEveryFailure(MethodCallExpr sleep) {
         Statement loop = enclosingLoop(sleep);
         if (loop == null) {
@@ -568,6 +581,80 @@ public final class RetryFacts {
                 return java.util.Optional.of(Integer.parseInt(literal.getValue().replace("_", "")));
             } catch (NumberFormatException e) {
                 return java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** A retry loop that tries again at once, and what bounds its attempts (empty when not few). */
+    public record ImmediateRetry(Statement loop, CatchClause retried, java.util.Optional<FewAttempts> few) {}
+
+    /**
+     * {@code while (true)} / {@code for (;;)} loops that retry a failed operation with no pause at
+     * all: a try that leaves the loop on success, a catch that stays in it, and nothing in the loop
+     * that waits (sleep, await, wait, park, a scheduled call). Every caller that failed together
+     * tries again in the same instant. Its attempts are few when the catch leaves once a counter
+     * declared before the loop reaches a small constant ({@code if (count++ >= MAX) throw ..}).
+     */
+    public List<ImmediateRetry> immediateRetryLoops(MethodInfo method) {
+        List<ImmediateRetry> out = new ArrayList<>();
+        for (Statement loop : index.bodyNodes(method).loops().stream().filter(RetryFacts::isInfinite).toList()) {
+            Statement body = loop instanceof WhileStmt w ? w.getBody() : ((ForStmt) loop).getBody();
+            if (!(body instanceof BlockStmt block) || !index.isOwnCode(loop, method)
+                    || loop.findAll(MethodCallExpr.class).stream().anyMatch(c -> WAITS.contains(c.getNameAsString()))) {
+                continue;
+            }
+            for (Statement st : block.getStatements()) {
+                if (!(st instanceof TryStmt t) || !leavesOnSuccess(t.getTryBlock())) {
+                    continue;
+                }
+                CatchClause retried = t.getCatchClauses().stream()
+                        .filter(c -> !isInterruption(c) && !alwaysLeaves(c.getBody())).findFirst().orElse(null);
+                if (retried != null) {
+                    out.add(new ImmediateRetry(loop, retried, counterFewAttempts(retried, loop, method)));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Calls that make a loop wait between turns: not an immediate retry. */
+    private static final Set<String> WAITS = Set.of("sleep", "await", "wait", "park", "parkNanos", "schedule",
+            "acquire", "tryAcquire", "poll", "take", "join", "get");
+
+    /** {@code if (count++ >= MAX) throw/return} in the catch, {@code count} a local set to a literal before the loop. */
+    private java.util.Optional<FewAttempts> counterFewAttempts(CatchClause retried, Statement loop, MethodInfo method) {
+        for (IfStmt test : retried.getBody().findAll(IfStmt.class)) {
+            boolean leaves = !test.getThenStmt().findAll(ThrowStmt.class).isEmpty()
+                    || !test.getThenStmt().findAll(ReturnStmt.class).isEmpty() || test.getThenStmt() instanceof ThrowStmt
+                    || test.getThenStmt() instanceof ReturnStmt;
+            if (!leaves || !(test.getCondition() instanceof com.github.javaparser.ast.expr.BinaryExpr compare)
+                    || !(compare.getLeft() instanceof UnaryExpr count) || !(count.getExpression() instanceof NameExpr counter)) {
+                continue;
+            }
+            boolean postfix = count.getOperator() == UnaryExpr.Operator.POSTFIX_INCREMENT;
+            boolean prefix = count.getOperator() == UnaryExpr.Operator.PREFIX_INCREMENT;
+            var op = compare.getOperator();
+            boolean atLeast = op == com.github.javaparser.ast.expr.BinaryExpr.Operator.GREATER_EQUALS;
+            boolean above = op == com.github.javaparser.ast.expr.BinaryExpr.Operator.GREATER;
+            if (!(postfix || prefix) || !(atLeast || above)
+                    || !(dev.racelint.analyzer.resolve.LocalVariables.declarationOf(counter.getNameAsString(), counter)
+                            instanceof com.github.javaparser.ast.body.VariableDeclarator declared)
+                    || declared.getBegin().isEmpty() || loop.getBegin().isEmpty()
+                    || !declared.getBegin().get().isBefore(loop.getBegin().get())) {
+                continue;
+            }
+            Integer start = declared.getInitializer().flatMap(RetryFacts::intLiteral).orElse(null);
+            Integer max = constantInt(compare.getRight(), method.declaringType()).orElse(null);
+            if (start == null || max == null) {
+                continue;
+            }
+            // the failing attempt that makes the test true is the last one
+            int attempts = max - start + (postfix ? 1 : 0) + (above ? 1 : 0);
+            if (attempts >= 1 && attempts <= FEW_ATTEMPTS) {
+                return java.util.Optional.of(new FewAttempts(counter + " starts at " + start + " and the retry gives up when "
+                        + compare, compare));
             }
         }
         return java.util.Optional.empty();
