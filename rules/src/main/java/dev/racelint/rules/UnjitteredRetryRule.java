@@ -77,14 +77,27 @@ public final class UnjitteredRetryRule implements Rule {
             report(rule, context, at, "This loop catches the failure and tries again with no attempt limit: during an "
                     + "outage it retries forever.", "unbounded:" + loop, null, rule.level(), reporter);
         }
+        for (RetryFacts.ImmediateRetry retry : retries.immediateRetryLoops(context.method())) {
+            Scope scope = new Scope(retries.catchCoversEveryFailure(retry.retried()),
+                    remoteWork(context, context.method(), retry.loop()));
+            if (scope.reported()) {
+                CodeLocation at = SourceLocations.of(file, retry.loop(), "retry with no pause");
+                at = new CodeLocation(file, new dev.racelint.analyzer.finding.SourceRegion(at.region().startLine(),
+                        at.region().startColumn(), at.region().startLine(), at.region().startColumn() + 5), at.label());
+                report(rule, context, at, "This loop tries the work again at once after a failure, with no pause at all"
+                        + scope.why() + fewAttemptsNote(file, retry.few()), "immediate:" + retry.loop().getBegin()
+                        .map(p -> p.line).orElse(0), scope, level(rule, retry.few()), reporter);
+            }
+        }
         reportLibraries(rule, context, file, reporter);
         for (MethodCallExpr sleep : retries.unjitteredSleepsInRetryLoops(context.method())) {
             Scope scope = new Scope(retries.loopCoversEveryFailure(sleep), remoteWork(context, context.method(),
                     enclosingLoop(sleep)));
             if (scope.reported()) {
+                var few = retries.loopFewAttempts(sleep, context.method(), context.reachability().callers(context.method()));
                 report(rule, context, SourceLocations.of(file, sleep, "sleep without jitter"),
-                        "This retry loop waits " + sleep + " with no randomness" + scope.why(), sleep.toString(),
-                        scope, rule.level(), reporter);
+                        "This retry loop waits " + sleep + " with no randomness" + scope.why() + fewAttemptsNote(file, few),
+                        sleep.toString(), scope, level(rule, few), reporter);
             }
         }
     }

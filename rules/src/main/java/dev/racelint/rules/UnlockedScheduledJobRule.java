@@ -9,6 +9,7 @@ import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.handlers.Handler;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.locks.CrossInstanceLocks;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.persistence.PersistenceModel;
@@ -56,6 +57,11 @@ public final class UnlockedScheduledJobRule implements Rule {
                 // an advisory lock, a claim, a guarded transition, or a lease row whose duplicate-key failure
                 // tells the losing run that another instance holds it: one run wins
                 return;
+            }
+        }
+        for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
+            if (CrossInstanceLocks.losingRunLeaves(site.item())) {
+                return; // a lock the other instances see too (ZooKeeper), and the instance that lost it leaves
             }
         }
         CodeLocation effect = null;

@@ -98,6 +98,7 @@ public final class ProjectConfig {
         UNLOCK("UNLOCK", "unlock", "unlock"),
         IDEMPOTENCY_STORE("IDEMPOTENCY_CLAIM", "idempotency-store", "idempotency key claim"),
         LEADERSHIP("OWNERSHIP_CHECK", "leadership", "leadership or ownership check"),
+        EXCLUSIVE_CREATE("EXCLUSIVE_CREATE", "exclusive-create", "create that fails when the record exists"),
         WEBHOOK_SIGNATURE("SENDER_VERIFICATION", "webhook-signature", "webhook signature check");
 
         final String effect;

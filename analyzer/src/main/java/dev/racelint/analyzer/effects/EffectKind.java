@@ -34,6 +34,11 @@ public enum EffectKind {
      * that does is a webhook, which its sender redelivers.
      */
     SENDER_VERIFICATION,
+    /**
+     * Creating a record that cannot exist twice (a ZooKeeper node): it fails when the record is
+     * already there, so the caller that leaves on that failure has lost to whoever created it.
+     */
+    EXCLUSIVE_CREATE,
     COMMIT,
     ROLLBACK
 }

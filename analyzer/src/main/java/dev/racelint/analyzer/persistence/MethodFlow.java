@@ -52,16 +52,25 @@ public final class MethodFlow {
      */
     private final Map<Node, Set<DbOp>> seeds;
 
+    /** Whether a value is an object the code constructed (see {@link NewObjects}); without one, a {@code new} only. */
+    private final java.util.function.Predicate<Expression> constructed;
+
     /** @param passes how often the locals are gone over ({@code flow-passes}) */
     MethodFlow(Node body, List<DbOp> ops, int passes) {
-        this(body, ops, passes, Map.of());
+        this(body, ops, passes, Map.of(), e -> e instanceof com.github.javaparser.ast.expr.ObjectCreationExpr);
     }
 
-    private MethodFlow(Node body, List<DbOp> ops, int passes, Map<Node, Set<DbOp>> seeds) {
+    MethodFlow(Node body, List<DbOp> ops, int passes, java.util.function.Predicate<Expression> constructed) {
+        this(body, ops, passes, Map.of(), constructed);
+    }
+
+    private MethodFlow(Node body, List<DbOp> ops, int passes, Map<Node, Set<DbOp>> seeds,
+            java.util.function.Predicate<Expression> constructed) {
         this.ops = ops;
         this.body = body;
         this.passes = passes;
         this.seeds = seeds;
+        this.constructed = constructed;
         for (DbOp op : ops) {
             opByValue.put(op.end(), op);
             opByValue.put(op.call(), op);
@@ -79,7 +88,12 @@ public final class MethodFlow {
         Map<Node, Set<DbOp>> all = new IdentityHashMap<>();
         seeds.forEach((k, v) -> all.computeIfAbsent(k, x -> new LinkedHashSet<>()).addAll(v));
         arriving.forEach((k, v) -> all.computeIfAbsent(k, x -> new LinkedHashSet<>()).addAll(v));
-        return new MethodFlow(body, ops, passes, all);
+        return new MethodFlow(body, ops, passes, all, constructed);
+    }
+
+    /** Is {@code value} an object the code constructed: a {@code new}, or a factory that only returns new objects? */
+    public boolean constructed(Expression value) {
+        return constructed.test(value);
     }
 
     /**

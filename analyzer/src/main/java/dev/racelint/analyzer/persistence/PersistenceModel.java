@@ -30,6 +30,7 @@ public final class PersistenceModel {
     private final ProgramIndex index;
     private final CallResolver resolver;
     private final DbOpClassifier classifier;
+    private final NewObjects newObjects;
     private final MethodMemo<List<DbOp>> direct;
     /** By level k - 1: a method's operations with helpers followed at most k calls deep. */
     private final List<MethodMemo<List<DbOp>>> withHelpers = new ArrayList<>();
@@ -65,6 +66,7 @@ public final class PersistenceModel {
         this.index = index;
         this.resolver = resolver;
         this.classifier = classifier;
+        this.newObjects = new NewObjects(resolver);
         this.direct = new MethodMemo<>(index);
         this.flows = new MethodMemo<>(index);
     }
@@ -188,7 +190,7 @@ public final class PersistenceModel {
                 return Optional.empty();
             }
             try {
-                return Optional.of(new MethodFlow(body, ops, flowPasses));
+                return Optional.of(new MethodFlow(body, ops, flowPasses, newObjects::constructed));
             } catch (RuntimeException | StackOverflowError e) {
                 return Optional.empty();
             }
@@ -228,19 +230,16 @@ public final class PersistenceModel {
         return false;
     }
 
-    /** Is this call the creation of a new entity ({@code save(new X(..))} or a local initialised with {@code new})? */
+    /**
+     * Is this call the creation of a new entity: {@code save(new X(..))}, a save of what a factory
+     * that only returns constructed objects made, or of a local initialised so and reached by no read?
+     */
     public static boolean savesNewObject(DbOp op, MethodFlow flow) {
         if (op.call().getArguments().isEmpty()) {
             return op.kind() == DbOp.Kind.INSERT;
         }
         var arg = op.call().getArgument(0);
-        if (arg instanceof ObjectCreationExpr) {
-            return true;
-        }
-        if (arg.isMethodCallExpr() && (arg.asMethodCallExpr().getNameAsString().equals("build")
-                || arg.asMethodCallExpr().getNameAsString().startsWith("new")
-                || arg.asMethodCallExpr().getNameAsString().equals("of")
-                || arg.asMethodCallExpr().getNameAsString().startsWith("create"))) {
+        if (arg instanceof ObjectCreationExpr || (flow != null && arg.isMethodCallExpr() && flow.constructed(arg))) {
             return true;
         }
         if (arg.isNameExpr()) {
@@ -256,10 +255,8 @@ public final class PersistenceModel {
                         if (init instanceof ObjectCreationExpr) {
                             return true;
                         }
-                        if (init.isMethodCallExpr() && (init.asMethodCallExpr().getNameAsString().equals("build")
-                                || init.asMethodCallExpr().getNameAsString().startsWith("new")
-                                || init.asMethodCallExpr().getNameAsString().startsWith("create"))) {
-                            return flow == null || flow.reaching(init).stream().noneMatch(o -> o.kind() == DbOp.Kind.READ);
+                        if (flow != null && init.isMethodCallExpr() && flow.constructed(init)) {
+                            return flow.reaching(init).stream().noneMatch(o -> o.kind() == DbOp.Kind.READ);
                         }
                     }
                 }

@@ -382,6 +382,19 @@ public final class RetryFacts {
      * Evidence that the retry loop around {@code sleep} retries every failure: a catch clause that
      * stays in the loop catches {@code Exception}, {@code RuntimeException} or {@code Throwable}.
      */
+    /** The catch clause catches every failure ({@code Exception}, {@code Throwable}, ..): its evidence. */
+    public java.util.Optional<String> catchCoversEveryFailure(CatchClause c) {
+        var type = c.getParameter().getType();
+        List<com.github.javaparser.ast.type.Type> caught = type.isUnionType()
+                ? new ArrayList<>(type.asUnionType().getElements()) : List.of(type);
+        for (var t : caught) {
+            if (isEveryFailure(t, c)) {
+                return java.util.Optional.of("catch (" + c.getParameter() + ")");
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     public java.util.Optional<String> loopCoversEveryFailure(MethodCallExpr sleep) {
         Statement loop = enclosingLoop(sleep);
         if (loop == null) {
@@ -467,6 +480,182 @@ public final class RetryFacts {
         if (simple.isEmpty() && !setsPolicy && template != null) {
             return java.util.Optional.of(new FewAttempts(template + " is given no retry policy: its SimpleRetryPolicy "
                     + "keeps " + SPRING_RETRY_DEFAULT, template));
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The hand-written retry loop around {@code sleep} gives up after at most {@link #FEW_ATTEMPTS}
+     * attempts: a counted {@code for (int i = a; i < n; i++)} (or {@code <=}) whose bound is a literal,
+     * a static final constant, or a parameter every call of the method in the code passes such a
+     * constant for. Counted with one attempt more after the loop (a last try outside it), so the
+     * bound is never underestimated; empty for any other loop or when a caller's value is not a constant.
+     */
+    public java.util.Optional<FewAttempts> loopFewAttempts(MethodCallExpr sleep, MethodInfo method,
+            List<dev.racelint.analyzer.callgraph.CallEdge> callers) {
+        if (!(enclosingLoop(sleep) instanceof ForStmt loop) || loop.getInitialization().size() != 1
+                || !(loop.getInitialization().get(0) instanceof com.github.javaparser.ast.expr.VariableDeclarationExpr init)
+                || init.getVariables().size() != 1 || loop.getUpdate().size() != 1
+                || !(loop.getCompare().orElse(null) instanceof com.github.javaparser.ast.expr.BinaryExpr compare)) {
+            return java.util.Optional.empty();
+        }
+        String counter = init.getVariable(0).getNameAsString();
+        Integer start = init.getVariable(0).getInitializer().flatMap(RetryFacts::intLiteral).orElse(null);
+        boolean increments = loop.getUpdate().get(0) instanceof UnaryExpr u && u.getExpression().toString().equals(counter)
+                && (u.getOperator() == UnaryExpr.Operator.POSTFIX_INCREMENT || u.getOperator() == UnaryExpr.Operator.PREFIX_INCREMENT);
+        boolean below = compare.getOperator() == com.github.javaparser.ast.expr.BinaryExpr.Operator.LESS;
+        if (start == null || !increments || !compare.getLeft().toString().equals(counter)
+                || !(below || compare.getOperator() == com.github.javaparser.ast.expr.BinaryExpr.Operator.LESS_EQUALS)) {
+            return java.util.Optional.empty();
+        }
+        // attempts: the loop's iterations, and one more after it
+        java.util.function.IntPredicate few = n -> n - start + (below ? 0 : 1) + 1 <= FEW_ATTEMPTS;
+        Expression bound = compare.getRight();
+        java.util.Optional<Integer> constant = constantInt(bound, method.declaringType());
+        if (constant.isPresent()) {
+            return few.test(constant.get())
+                    ? java.util.Optional.of(new FewAttempts("the loop runs while " + compare, compare))
+                    : java.util.Optional.empty();
+        }
+        int parameter = parameterIndex(bound, method);
+        if (parameter < 0 || callers.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        List<String> passed = new ArrayList<>();
+        for (var edge : callers) {
+            if (!(edge.site() instanceof MethodCallExpr call) || call.getArguments().size() <= parameter) {
+                return java.util.Optional.empty();
+            }
+            Expression argument = call.getArgument(parameter);
+            java.util.Optional<Integer> value = constantInt(argument, edge.caller().declaringType());
+            if (value.isEmpty() || !few.test(value.get())) {
+                return java.util.Optional.empty();
+            }
+            passed.add(argument + (argument.isIntegerLiteralExpr() ? "" : " = " + value.get()) + " at "
+                    + edge.location().file().getFileName() + ":" + edge.location().region().startLine());
+        }
+        return java.util.Optional.of(new FewAttempts("every call passes a small " + bound + " (" + String.join("; ", passed)
+                + ") and the loop runs while " + compare, compare));
+    }
+
+    private static int parameterIndex(Expression bound, MethodInfo method) {
+        var c = method.declaration();
+        if (!(bound instanceof NameExpr name) || c == null
+                || dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name)
+                        instanceof com.github.javaparser.ast.body.VariableDeclarator) {
+            return -1;
+        }
+        for (int i = 0; i < c.getParameters().size(); i++) {
+            if (c.getParameter(i).getNameAsString().equals(name.getNameAsString())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** An int literal, or a static final field of {@code in} (or an outer type) initialised with one. */
+    private java.util.Optional<Integer> constantInt(Expression value, dev.racelint.analyzer.index.TypeInfo in) {
+        java.util.Optional<Integer> literal = intLiteral(value);
+        if (literal.isPresent() || !(value instanceof NameExpr name)) {
+            return literal;
+        }
+        ProgramIndex.FieldRef field = null;
+        for (var t = in; t != null && field == null; t = t.outer()) {
+            field = index.findField(t, name.getNameAsString());
+        }
+        var owner = field == null ? null : field.owner().declaration();
+        if (owner == null) {
+            return java.util.Optional.empty();
+        }
+        return owner.getFieldByName(name.getNameAsString())
+                .filter(f -> f.isStatic() && f.isFinal())
+                .flatMap(f -> f.getVariables().stream().filter(v -> v.getNameAsString().equals(name.getNameAsString()))
+                        .findFirst())
+                .flatMap(v -> v.getInitializer())
+                .flatMap(RetryFacts::intLiteral);
+    }
+
+    private static java.util.Optional<Integer> intLiteral(Expression value) {
+        if (value instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr literal) {
+            try {
+                return java.util.Optional.of(Integer.parseInt(literal.getValue().replace("_", "")));
+            } catch (NumberFormatException e) {
+                return java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** A retry loop that tries again at once, and what bounds its attempts (empty when not few). */
+    public record ImmediateRetry(Statement loop, CatchClause retried, java.util.Optional<FewAttempts> few) {}
+
+    /**
+     * {@code while (true)} / {@code for (;;)} loops that retry a failed operation with no pause at
+     * all: a try that leaves the loop on success, a catch that stays in it, and nothing in the loop
+     * that waits (sleep, await, wait, park, a scheduled call). Every caller that failed together
+     * tries again in the same instant. Its attempts are few when the catch leaves once a counter
+     * declared before the loop reaches a small constant ({@code if (count++ >= MAX) throw ..}).
+     */
+    public List<ImmediateRetry> immediateRetryLoops(MethodInfo method) {
+        List<ImmediateRetry> out = new ArrayList<>();
+        for (Statement loop : index.bodyNodes(method).loops().stream().filter(RetryFacts::isInfinite).toList()) {
+            Statement body = loop instanceof WhileStmt w ? w.getBody() : ((ForStmt) loop).getBody();
+            if (!(body instanceof BlockStmt block) || !index.isOwnCode(loop, method)
+                    || loop.findAll(MethodCallExpr.class).stream().anyMatch(c -> WAITS.contains(c.getNameAsString()))) {
+                continue;
+            }
+            for (Statement st : block.getStatements()) {
+                if (!(st instanceof TryStmt t) || !leavesOnSuccess(t.getTryBlock())) {
+                    continue;
+                }
+                CatchClause retried = t.getCatchClauses().stream()
+                        .filter(c -> !isInterruption(c) && !alwaysLeaves(c.getBody())).findFirst().orElse(null);
+                if (retried != null) {
+                    out.add(new ImmediateRetry(loop, retried, counterFewAttempts(retried, loop, method)));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Calls that make a loop wait between turns: not an immediate retry. */
+    private static final Set<String> WAITS = Set.of("sleep", "await", "wait", "park", "parkNanos", "schedule",
+            "acquire", "tryAcquire", "poll", "take", "join", "get");
+
+    /** {@code if (count++ >= MAX) throw/return} in the catch, {@code count} a local set to a literal before the loop. */
+    private java.util.Optional<FewAttempts> counterFewAttempts(CatchClause retried, Statement loop, MethodInfo method) {
+        for (IfStmt test : retried.getBody().findAll(IfStmt.class)) {
+            boolean leaves = !test.getThenStmt().findAll(ThrowStmt.class).isEmpty()
+                    || !test.getThenStmt().findAll(ReturnStmt.class).isEmpty() || test.getThenStmt() instanceof ThrowStmt
+                    || test.getThenStmt() instanceof ReturnStmt;
+            if (!leaves || !(test.getCondition() instanceof com.github.javaparser.ast.expr.BinaryExpr compare)
+                    || !(compare.getLeft() instanceof UnaryExpr count) || !(count.getExpression() instanceof NameExpr counter)) {
+                continue;
+            }
+            boolean postfix = count.getOperator() == UnaryExpr.Operator.POSTFIX_INCREMENT;
+            boolean prefix = count.getOperator() == UnaryExpr.Operator.PREFIX_INCREMENT;
+            var op = compare.getOperator();
+            boolean atLeast = op == com.github.javaparser.ast.expr.BinaryExpr.Operator.GREATER_EQUALS;
+            boolean above = op == com.github.javaparser.ast.expr.BinaryExpr.Operator.GREATER;
+            if (!(postfix || prefix) || !(atLeast || above)
+                    || !(dev.racelint.analyzer.resolve.LocalVariables.declarationOf(counter.getNameAsString(), counter)
+                            instanceof com.github.javaparser.ast.body.VariableDeclarator declared)
+                    || declared.getBegin().isEmpty() || loop.getBegin().isEmpty()
+                    || !declared.getBegin().get().isBefore(loop.getBegin().get())) {
+                continue;
+            }
+            Integer start = declared.getInitializer().flatMap(RetryFacts::intLiteral).orElse(null);
+            Integer max = constantInt(compare.getRight(), method.declaringType()).orElse(null);
+            if (start == null || max == null) {
+                continue;
+            }
+            // the failing attempt that makes the test true is the last one
+            int attempts = max - start + (postfix ? 1 : 0) + (above ? 1 : 0);
+            if (attempts >= 1 && attempts <= FEW_ATTEMPTS) {
+                return java.util.Optional.of(new FewAttempts(counter + " starts at " + start + " and the retry gives up when "
+                        + compare, compare));
+            }
         }
         return java.util.Optional.empty();
     }

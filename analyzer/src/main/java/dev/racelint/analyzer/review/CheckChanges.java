@@ -384,7 +384,7 @@ public final class CheckChanges {
     /** Kinds that make racelint take code as guarded: declaring one can make findings go away. */
     private static String apiEffect(ProjectConfig.ApiKind kind) {
         return switch (kind) {
-            case LOCK, IDEMPOTENCY_STORE, TRANSACTION ->
+            case LOCK, IDEMPOTENCY_STORE, TRANSACTION, EXCLUSIVE_CREATE ->
                     ", so code that calls it counts as guarded and findings there can go away";
             case UNLOCK -> ", so a lock held before the call counts as released there";
             default -> "";
