@@ -92,9 +92,11 @@ public final class RetryFacts {
     public record NonRetryableRetry(Node at, String exception, String how) {}
 
     private final ProgramIndex index;
+    private final dev.racelint.analyzer.resolve.ExpressionTyper typer;
     private final Annotations annotations;
 
-    public RetryFacts(ProgramIndex index) {
+    public RetryFacts(ProgramIndex index, dev.racelint.analyzer.resolve.ExpressionTyper typer) {
+        this.typer = typer;
         this.index = index;
         this.annotations = new Annotations(index);
     }
@@ -601,7 +603,7 @@ public final class RetryFacts {
         for (Statement loop : index.bodyNodes(method).loops().stream().filter(RetryFacts::isInfinite).toList()) {
             Statement body = loop instanceof WhileStmt w ? w.getBody() : ((ForStmt) loop).getBody();
             if (!(body instanceof BlockStmt block) || !index.isOwnCode(loop, method)
-                    || loop.findAll(MethodCallExpr.class).stream().anyMatch(c -> WAITS.contains(c.getNameAsString()))) {
+                    || loop.findAll(MethodCallExpr.class).stream().anyMatch(this::waits)) {
                 continue;
             }
             for (Statement st : block.getStatements()) {
@@ -619,9 +621,48 @@ public final class RetryFacts {
         return out;
     }
 
-    /** Calls that make a loop wait between turns: not an immediate retry. */
-    private static final Set<String> WAITS = Set.of("sleep", "await", "wait", "park", "parkNanos", "schedule",
-            "acquire", "tryAcquire", "poll", "take", "join", "get");
+    /**
+     * JDK calls that make a loop wait between turns (so it is no immediate retry), by receiver type: a
+     * project method of the same name waits for nothing, so the type decides, not the name.
+     */
+    private static final java.util.Map<String, Set<String>> WAITING_CALLS = java.util.Map.ofEntries(
+            java.util.Map.entry("java.lang.Thread", Set.of("sleep", "join")),
+            java.util.Map.entry("java.util.concurrent.TimeUnit", Set.of("sleep", "timedWait", "timedJoin")),
+            java.util.Map.entry("java.lang.Object", Set.of("wait")),
+            java.util.Map.entry("java.util.concurrent.locks.LockSupport", Set.of("park", "parkNanos", "parkUntil")),
+            java.util.Map.entry("java.util.concurrent.CountDownLatch", Set.of("await")),
+            java.util.Map.entry("java.util.concurrent.CyclicBarrier", Set.of("await")),
+            java.util.Map.entry("java.util.concurrent.Phaser", Set.of("awaitAdvance", "awaitAdvanceInterruptibly",
+                    "arriveAndAwaitAdvance")),
+            java.util.Map.entry("java.util.concurrent.locks.Condition", Set.of("await", "awaitNanos", "awaitUntil",
+                    "awaitUninterruptibly")),
+            java.util.Map.entry("java.util.concurrent.Semaphore", Set.of("acquire", "tryAcquire", "acquireUninterruptibly")),
+            java.util.Map.entry("java.util.concurrent.BlockingQueue", Set.of("poll", "take")),
+            java.util.Map.entry("java.util.concurrent.BlockingDeque", Set.of("poll", "take", "pollFirst", "pollLast",
+                    "takeFirst", "takeLast")),
+            java.util.Map.entry("java.util.concurrent.LinkedBlockingQueue", Set.of("poll", "take")),
+            java.util.Map.entry("java.util.concurrent.ArrayBlockingQueue", Set.of("poll", "take")),
+            java.util.Map.entry("java.util.concurrent.LinkedBlockingDeque", Set.of("poll", "take", "pollFirst", "pollLast",
+                    "takeFirst", "takeLast")),
+            java.util.Map.entry("java.util.concurrent.PriorityBlockingQueue", Set.of("poll", "take")),
+            java.util.Map.entry("java.util.concurrent.DelayQueue", Set.of("poll", "take")),
+            java.util.Map.entry("java.util.concurrent.SynchronousQueue", Set.of("poll", "take")),
+            java.util.Map.entry("java.util.concurrent.TransferQueue", Set.of("poll", "take", "transfer", "tryTransfer")),
+            java.util.Map.entry("java.util.concurrent.LinkedTransferQueue", Set.of("poll", "take", "transfer", "tryTransfer")),
+            java.util.Map.entry("java.util.concurrent.Future", Set.of("get")),
+            java.util.Map.entry("java.util.concurrent.FutureTask", Set.of("get")),
+            java.util.Map.entry("java.util.concurrent.CompletableFuture", Set.of("get", "join")),
+            java.util.Map.entry("java.util.concurrent.ScheduledExecutorService", Set.of("schedule")),
+            java.util.Map.entry("java.util.concurrent.ScheduledThreadPoolExecutor", Set.of("schedule")),
+            java.util.Map.entry("java.util.concurrent.ExecutorService", Set.of("awaitTermination", "invokeAll", "invokeAny")));
+
+    /** Whether {@code call} waits: a JDK waiting call by its receiver's type (an unscoped call: on this object). */
+    private boolean waits(MethodCallExpr call) {
+        String name = call.getNameAsString();
+        List<String> types = call.getScope().map(scope -> typer.typeOf(scope).type().candidates())
+                .orElse(List.of("java.lang.Object"));
+        return types.stream().anyMatch(t -> WAITING_CALLS.getOrDefault(t, Set.of()).contains(name));
+    }
 
     /** {@code if (count++ >= MAX) throw/return} in the catch, {@code count} a local set to a literal before the loop. */
     private java.util.Optional<FewAttempts> counterFewAttempts(CatchClause retried, Statement loop, MethodInfo method) {
