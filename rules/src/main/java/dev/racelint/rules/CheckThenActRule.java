@@ -22,7 +22,6 @@ import dev.racelint.analyzer.schema.SchemaModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** A read decides whether an insert on the same table happens, and nothing in the database stops a second insert. */
 @RuleMetadata(
@@ -329,7 +328,7 @@ public final class CheckThenActRule implements Rule {
                 && check.keyColumns().containsAll(check.entity().idColumns())) {
             return true;
         }
-        if (check.keyColumns().equals(Set.of("id"))) {
+        if (check.byPrimaryKey()) {
             return true; // findById / existsById / selectByPrimaryKey: the API reads by the primary key
         }
         return table(context, check.table()).or(() -> table(context, write.table()))
