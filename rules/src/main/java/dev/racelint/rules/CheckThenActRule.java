@@ -17,12 +17,12 @@ import dev.racelint.analyzer.rule.RuleMetadata;
 import com.github.javaparser.ast.Node;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
+import dev.racelint.analyzer.handlers.UploadEntryPoints;
 import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.schema.SchemaModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** A read decides whether an insert on the same table happens, and nothing in the database stops a second insert. */
 @RuleMetadata(
@@ -329,7 +329,7 @@ public final class CheckThenActRule implements Rule {
                 && check.keyColumns().containsAll(check.entity().idColumns())) {
             return true;
         }
-        if (check.keyColumns().equals(Set.of("id"))) {
+        if (check.byPrimaryKey()) {
             return true; // findById / existsById / selectByPrimaryKey: the API reads by the primary key
         }
         return table(context, check.table()).or(() -> table(context, write.table()))
@@ -367,6 +367,10 @@ public final class CheckThenActRule implements Rule {
             List<CallEdge> calls, Optional<String> undeclared) {
         CodeLocation checkAt = check.location().withLabel("checks: " + check.describe());
         CodeLocation writeAt = write.location().withLabel("writes: " + write.describe());
+        // a bulk import (every entry point takes an uploaded file): two overlapping imports must race
+        Optional<UploadEntryPoints.Upload> upload = context.onlyPrivilegedCallers().isPresent() ? Optional.empty()
+                : UploadEntryPoints.only(context.method(), context.handlers(), context.reachability(),
+                        context.persistence().index());
         List<CodeLocation> path = new ArrayList<>();
         path.add(checkAt);
         for (CallEdge call : calls) {
@@ -390,11 +394,12 @@ public final class CheckThenActRule implements Rule {
                         + ": add a unique constraint on " + write.table() + PersistenceRules.columns(check)
                         + " and treat the duplicate-key error as 'already exists'"
                         + (what.equals("a limit check") ? ", or enforce the limit in one conditional UPDATE" : "")
-                        + "." + PrivilegedCallers.sentence(context))
+                        + "." + PrivilegedCallers.sentence(context) + upload.map(u -> " Reported as a note: " + u.sentence()
+                                + "; two imports of overlapping files must run at once.").orElse(""))
                 .build();
         String fingerprint = Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(),
                 check.describe());
-        return new Finding(rule.id(), PrivilegedCallers.level(rule, context), message, primary, List.of(checkAt, writeAt), List.copyOf(path),
-                rule.fix(), fingerprint, context.method().signature());
+        return new Finding(rule.id(), upload.isPresent() ? Level.NOTE : PrivilegedCallers.level(rule, context), message,
+                primary, List.of(checkAt, writeAt), List.copyOf(path), rule.fix(), fingerprint, context.method().signature());
     }
 }

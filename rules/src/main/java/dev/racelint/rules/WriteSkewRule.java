@@ -82,7 +82,7 @@ public final class WriteSkewRule implements Rule {
                     if (check.kind() != DbOp.Kind.READ || !aggregate || PersistenceRules.lockHeld(context, check)
                             || (insert && check.sameTable(write)) || check.table().isEmpty() || sameRow(check, write)
                             || rechecksInItsWhere(check, write)
-                            || byPrimaryKeyOnly(check) || guardsAnInsertIntoItsTable(flow, check)
+                            || byPrimaryKeyOnly(context, check) || guardsAnInsertIntoItsTable(flow, check)
                             || backedByForeignKey(context, flow, check) || onlyNullTested(flow, write, check)
                             || sizesItsOwnPurge(flow, check, write) || countsTheGivenRows(flow, check)) {
                         continue;
@@ -315,9 +315,14 @@ public final class WriteSkewRule implements Rule {
                 && check.sameTable(write);
     }
 
-    /** {@code existsById(id)}: about one row, not an invariant over other rows. */
-    private static boolean byPrimaryKeyOnly(DbOp check) {
-        return check.keyColumns().size() == 1 && check.keyColumns().contains("id");
+    /**
+     * {@code existsById(id)}, or a count by the mapping's id or a key the schema declares: about one row,
+     * not an invariant over other rows. Which columns are a key is the API's, the mapping's or the
+     * schema's word ({@link dev.racelint.analyzer.persistence.RowKeys}), not the column's name.
+     */
+    private static boolean byPrimaryKeyOnly(MethodContext context, DbOp check) {
+        return dev.racelint.analyzer.persistence.RowKeys.picksOneRow(check, context.persistence(),
+                context.method().declaringType().file().path());
     }
 
     /**

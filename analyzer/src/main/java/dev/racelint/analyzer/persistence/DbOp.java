@@ -29,11 +29,15 @@ import java.util.Set;
  * @param endState      for UPDATE: a statement the framework builds from the call ({@code MyBatisPlus}) whose
  *                      guards only exclude the state it writes ({@link SqlFacts#endState()}); a declared
  *                      statement's is read from the declaration instead
+ * @param byPrimaryKey  the API itself picks one row by the table's primary key ({@code findById},
+ *                      {@code selectByPrimaryKey}, {@code EntityManager.find}, MyBatis-Plus {@code selectById}),
+ *                      whatever the key column is called; a WHERE the project writes is asked of the schema
+ *                      and the mapping instead ({@link RowKeys})
  */
 public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
         ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
         boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
-        List<String> valueNames, LockDetail lockDetail, boolean endState) {
+        List<String> valueNames, LockDetail lockDetail, boolean endState, boolean byPrimaryKey) {
 
     public enum Kind {
         READ, INSERT, UPDATE, DELETE,
@@ -52,7 +56,21 @@ public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String ta
             boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
             List<String> valueNames, LockDetail lockDetail) {
         this(call, end, kind, table, entity, shape, keyColumns, conditional, selfRelative, locked, upsert, describe,
-                location, via, valueParameters, valueNames, lockDetail, false);
+                location, via, valueParameters, valueNames, lockDetail, false, false);
+    }
+
+    public DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String table, EntityModel.Entity entity,
+            ReadShape shape, Set<String> keyColumns, boolean conditional, boolean selfRelative, boolean locked,
+            boolean upsert, String describe, CodeLocation location, String via, List<Integer> valueParameters,
+            List<String> valueNames, LockDetail lockDetail, boolean endState) {
+        this(call, end, kind, table, entity, shape, keyColumns, conditional, selfRelative, locked, upsert, describe,
+                location, via, valueParameters, valueNames, lockDetail, endState, false);
+    }
+
+    /** The same operation, marked as picking its row by the primary key through the API itself. */
+    public DbOp byTheApisPrimaryKey() {
+        return new DbOp(call, end, kind, table, entity, shape, keyColumns, conditional, selfRelative, locked, upsert,
+                describe, location, via, valueParameters, valueNames, lockDetail, endState, true);
     }
 
     /** The statement takes an advisory lock. */
@@ -68,7 +86,7 @@ public record DbOp(MethodCallExpr call, MethodCallExpr end, Kind kind, String ta
     /** The same read, taking a row lock (a pessimistic lock mode set on the query). */
     public DbOp locking() {
         return new DbOp(call, end, kind, table, entity, shape, keyColumns, conditional, selfRelative, true, upsert,
-                describe, location, via, valueParameters, valueNames, lockDetail, endState);
+                describe, location, via, valueParameters, valueNames, lockDetail, endState, byPrimaryKey);
     }
 
     public boolean isWrite() {

@@ -64,7 +64,6 @@ public final class DbOpClassifier {
     static final Set<String> MYBATIS_INSERT = Set.of("org.apache.ibatis.annotations.Insert");
     static final Set<String> MYBATIS_UPDATE = Set.of("org.apache.ibatis.annotations.Update");
     static final Set<String> MYBATIS_DELETE = Set.of("org.apache.ibatis.annotations.Delete");
-    static final Set<String> MYBATIS_MAPPER = Set.of("org.apache.ibatis.annotations.Mapper");
     static final Set<String> JDBI_QUERY = Set.of("org.jdbi.v3.sqlobject.statement.SqlQuery");
     static final Set<String> JDBI_UPDATE = Set.of("org.jdbi.v3.sqlobject.statement.SqlUpdate");
 
@@ -88,6 +87,8 @@ public final class DbOpClassifier {
     private final MyBatisPlus myBatisPlus;
     /** The entities' {@code @NamedQuery} declarations, for {@code createNamedQuery(name)}. */
     private final NamedQueries namedQueries;
+    /** Which interfaces are MyBatis mappers (registered, deriving from a generic mapper, or bound by XML). */
+    private final MapperInterfaces mappers;
 
     public DbOpClassifier(ProgramIndex index, CallResolver resolver, EntityModel entities, SqlFacts.Source sql,
             MyBatisXml xml) {
@@ -102,6 +103,7 @@ public final class DbOpClassifier {
         this.declaredSql = new dev.racelint.analyzer.index.MethodMemo<>(index);
         this.myBatisPlus = new MyBatisPlus(index, annotations, this);
         this.namedQueries = new NamedQueries(annotations, entities);
+        this.mappers = new MapperInterfaces(index, annotations, xml);
     }
 
     public EntityModel entities() {
@@ -344,14 +346,14 @@ public final class DbOpClassifier {
                 EntityModel.Entity e = call.getArguments().isEmpty() ? null : entityOfClassLiteral(call.getArgument(0));
                 boolean locked = call.getArguments().size() >= 3
                         && call.getArgument(2).toString().contains("PESSIMISTIC");
-                return entityOp(call, Kind.READ, e, ReadShape.ROWS, Set.of("id"), locked, "EntityManager." + name);
+                return entityOp(call, Kind.READ, e, ReadShape.ROWS, Set.of("id"), locked, "EntityManager." + name).byTheApisPrimaryKey();
             }
             case "lock", "refresh" -> {
                 // em.lock(entity, PESSIMISTIC_WRITE) / em.refresh(entity, PESSIMISTIC_WRITE) lock the entity's row
                 boolean pessimistic = call.getArguments().size() >= 2
                         && call.getArgument(1).toString().contains("PESSIMISTIC");
                 return pessimistic ? entityOp(call, Kind.READ, entityOfValue(call), ReadShape.ROWS, Set.of("id"), true,
-                        "EntityManager." + name) : null;
+                        "EntityManager." + name).byTheApisPrimaryKey() : null;
             }
             case "persist" -> {
                 return entityOp(call, Kind.INSERT, entityOfValue(call), ReadShape.NONE, Set.of(), false, "EntityManager.persist");
@@ -360,7 +362,8 @@ public final class DbOpClassifier {
                 return entityOp(call, Kind.SAVE, entityOfValue(call), ReadShape.NONE, Set.of(), false, "EntityManager.merge");
             }
             case "remove" -> {
-                return entityOp(call, Kind.DELETE, entityOfValue(call), ReadShape.NONE, Set.of("id"), false, "EntityManager.remove");
+                return entityOp(call, Kind.DELETE, entityOfValue(call), ReadShape.NONE, Set.of("id"), false, "EntityManager.remove")
+                        .byTheApisPrimaryKey();
             }
             case "createQuery", "createNativeQuery" -> {
                 return chainedSql(call, call.getArguments().isEmpty() ? null : call.getArgument(0), "EntityManager",
@@ -386,7 +389,7 @@ public final class DbOpClassifier {
             // the JPQL names its entity by simple name: the declaring entity, not a namesake in another package
             return new DbOp(op.call(), op.end(), op.kind(), owner.table(), owner, op.shape(), op.keyColumns(),
                     op.conditional(), op.selfRelative(), op.locked(), op.upsert(), op.describe(), op.location(), op.via(),
-                    op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState());
+                    op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState(), op.byPrimaryKey());
         }
         return op;
     }
@@ -485,11 +488,11 @@ public final class DbOpClassifier {
             }
             case "findById", "getById", "getReferenceById", "getOne" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.ROWS, Set.of("id"), false, false, locked,
-                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE).byTheApisPrimaryKey();
             }
             case "existsById" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.EXISTS, Set.of("id"), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
+                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE).byTheApisPrimaryKey();
             }
             case "count" -> {
                 return new DbOp(call, call, Kind.READ, table, entity, ReadShape.COUNT, Set.of(), false, false, false,
@@ -500,8 +503,10 @@ public final class DbOpClassifier {
                         false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
             }
             case "delete", "deleteById", "deleteAll", "deleteAllById", "deleteAllInBatch", "deleteInBatch" -> {
-                return new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, Set.of("id"), false, false, false,
-                        false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
+                DbOp delete = new DbOp(call, call, Kind.DELETE, table, entity, ReadShape.NONE, Set.of("id"), false, false,
+                        false, false, describe, location(call), null, List.of(), List.of(), LockDetail.NONE);
+                return name.equals("delete") || name.equals("deleteById") || name.equals("deleteAllById")
+                        ? delete.byTheApisPrimaryKey() : delete;
             }
             default -> { }
         }
@@ -633,11 +638,13 @@ public final class DbOpClassifier {
         return DeclaredSql.NONE;
     }
 
-    /** MyBatis Generator's conventional mapper methods, on an interface named *Mapper or annotated @Mapper. */
+    /** The Generator's methods whose generated WHERE is the primary key. */
+    private static final Set<String> GENERATOR_BY_PRIMARY_KEY = Set.of("selectByPrimaryKey", "updateByPrimaryKey",
+            "updateByPrimaryKeySelective", "updateByPrimaryKeyWithBLOBs", "deleteByPrimaryKey");
+
+    /** MyBatis Generator's and tk.mybatis' conventional mapper methods, on an interface MyBatis makes a mapper of. */
     private DbOp generatorMapper(MethodCallExpr call, TypeInfo type, String name) {
-        boolean mapper = type.isInterface() && (type.simpleName().endsWith("Mapper")
-                || annotations.has(type.declaration(), MYBATIS_MAPPER));
-        if (!mapper) {
+        if (!mappers.isMapper(type)) {
             return null;
         }
         String table = exampleStatementTable(call, type, name).or(() -> mappedTable(type))
@@ -680,8 +687,9 @@ public final class DbOpClassifier {
             }
             default -> { return null; }
         }
-        return new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
+        DbOp op = new DbOp(call, call, kind, table, null, shape, keys, conditional, false, false, false, describe,
                 location(call), null, List.of(), List.of(), LockDetail.NONE);
+        return GENERATOR_BY_PRIMARY_KEY.contains(name) ? op.byTheApisPrimaryKey() : op;
     }
 
     /**
@@ -847,7 +855,7 @@ public final class DbOpClassifier {
         }
         return new DbOp(op.call(), op.end(), op.kind(), op.table(), op.entity(), op.shape(), op.keyColumns(),
                 op.conditional(), op.selfRelative(), true, op.upsert(), op.describe(), op.location(), op.via(),
-                op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState());
+                op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState(), op.byPrimaryKey());
     }
 
     dev.racelint.analyzer.finding.CodeLocation location(MethodCallExpr call) {

@@ -71,7 +71,7 @@ final class EntityManagerWrappers {
         }
         return new DbOp(call, call, op.kind(), entity.table(), entity, op.shape(), op.keyColumns(), op.conditional(),
                 op.selfRelative(), op.locked(), op.upsert(), op.describe(), classifier.location(call), target.displayName(),
-                op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState());
+                op.valueParameters(), op.valueNames(), op.lockDetail(), op.endState(), op.byPrimaryKey());
     }
 
     /** The position of the wrapper's parameter that {@code value} names, or -1. */

@@ -288,8 +288,14 @@ final class MyBatisPlus {
             readWrapper(call.getArgument(wrapperArg), entity, where, set, call);
         }
         switch (op.where == null ? "" : op.where) {
-            case "key" -> where.add(entity.key() + " = ?");
-            case "keys" -> where.add(entity.key() + " IN (?)");
+            case "key" -> {
+                where.add(entity.key() + " = ?");
+                where.primaryKey = true;
+            }
+            case "keys" -> {
+                where.add(entity.key() + " IN (?)");
+                where.primaryKey = true;
+            }
             case "unknown" -> where.unknown = true;
             default -> { }
         }
@@ -390,7 +396,7 @@ final class MyBatisPlus {
         }
         return new DbOp(op.call(), op.end(), kind, op.table(), op.entity(), shape, keys, conditional,
                 !statement.equals("SAVE") && op.selfRelative(), op.locked(), false, describe, op.location(), null,
-                List.copyOf(values), List.of(), op.lockDetail(), conditional && facts.endState());
+                List.copyOf(values), List.of(), op.lockDetail(), conditional && facts.endState(), where.primaryKey);
     }
 
     /** Statements whose SET takes a value from a parameter of the calling method, by the call. */
@@ -414,6 +420,8 @@ final class MyBatisPlus {
         final Set<String> columns = new HashSet<>();
         boolean or;
         boolean unknown;
+        /** The method itself picks the rows by the entity's key ({@code selectById}, {@code removeByIds}). */
+        boolean primaryKey;
 
         void add(String comparison) {
             if (!parts.isEmpty()) {

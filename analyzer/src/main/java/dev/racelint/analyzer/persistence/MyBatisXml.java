@@ -29,6 +29,7 @@ public final class MyBatisXml {
     public static final long MAX_MAPPER_BYTES = 2_000_000;
 
     private final Map<String, String> statements = new HashMap<>();
+    private final java.util.Set<String> namespaces = new java.util.HashSet<>();
     private int mapperFiles;
 
     /** Whether {@code text} declares a MyBatis mapper ({@code <mapper namespace="...">}). */
@@ -65,6 +66,7 @@ public final class MyBatisXml {
                 }
                 xml.mapperFiles++;
                 String namespace = ns.group(1);
+                xml.namespaces.add(namespace);
                 Map<String, String> fragments = new HashMap<>();
                 Matcher f = FRAGMENT.matcher(text);
                 while (f.find()) {
@@ -93,6 +95,11 @@ public final class MyBatisXml {
     /** The raw body (tags included) of statement {@code id} in mapper {@code namespace}. */
     public Optional<String> statement(String namespace, String id) {
         return Optional.ofNullable(statements.get(namespace + "#" + id));
+    }
+
+    /** Whether a mapper file of the tree is bound to {@code namespace} (a mapper interface's qualified name). */
+    public boolean declaresNamespace(String namespace) {
+        return namespaces.contains(namespace);
     }
 
     /** The files read that hold a {@code <mapper namespace=...>}: MyBatis mappers by their content, not their name. */

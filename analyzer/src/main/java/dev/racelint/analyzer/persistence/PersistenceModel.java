@@ -178,7 +178,7 @@ public final class PersistenceModel {
                 op.entity(), returnsIt ? op.shape() : DbOp.ReadShape.NONE, op.keyColumns(), op.conditional(),
                 op.selfRelative(), op.locked(), op.upsert(), op.describe(), classifier.location(call),
                 target.displayName(), writesConstants ? List.of(call.getArguments().size()) : List.of(), List.of(),
-                op.lockDetail(), op.endState()));
+                op.lockDetail(), op.endState(), op.byPrimaryKey()));
     }
 
     /** The method's data flow over its operations. */
