@@ -20,8 +20,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The key of a named lock - a distributed lock's name ({@code redisson.getLock(PREFIX + order.getSn())}) or
- * the key argument of a team's lock API - and whether it is a value of the call: built, through locals,
+ * The key of a lock looked up by a value - a distributed lock's name ({@code redisson.getLock(PREFIX +
+ * order.getSn())}), a per-key lock of a map ({@code locks.computeIfAbsent(id, ..)}) - or the key argument of
+ * a team's lock API, and whether it is a value of the call: built, through locals,
  * from a parameter of the method that takes the lock, and no caller binds that parameter to a fixed value
  * (a literal or a field). Such a lock is one per key: only calls for the same key wait on each other.
  */
@@ -53,7 +54,7 @@ public final class LockKeys {
     }
 
     /**
-     * The key of the lock {@code call} takes: the name passed to the factory of the receiver
+     * The key of the lock {@code call} takes: the first argument of the call that looked the receiver up
      * ({@code getLock(key).lock()}, or a local initialised with it), or a lock API's first argument.
      */
     private static Optional<Expression> keyOf(MethodCallExpr call) {
@@ -66,10 +67,9 @@ public final class LockKeys {
                 && !reassigned(local)) {
             receiver = local.getInitializer().map(Expressions::withoutParenthesesAndCasts).orElse(null);
         }
-        if (receiver instanceof MethodCallExpr factory
-                && LockModel.DISTRIBUTED_LOCK_FACTORIES.contains(factory.getNameAsString())
-                && !factory.getArguments().isEmpty()) {
-            return Optional.of(factory.getArgument(0));
+        // the lock object is looked up by a value (getLock(key), locks.computeIfAbsent(key, ..)): the key
+        if (receiver instanceof MethodCallExpr lookup && !lookup.getArguments().isEmpty()) {
+            return Optional.of(lookup.getArgument(0));
         }
         return Optional.empty();
     }

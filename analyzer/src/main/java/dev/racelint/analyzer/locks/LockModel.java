@@ -55,7 +55,7 @@ import java.util.Set;
  */
 public final class LockModel {
     static final Set<String> LOCK_METHODS = Set.of("lock", "lockInterruptibly", "tryLock");
-    static final Set<String> DISTRIBUTED_LOCK_FACTORIES = Set.of("getLock", "getFairLock", "getSpinLock",
+    private static final Set<String> DISTRIBUTED_LOCK_FACTORIES = Set.of("getLock", "getFairLock", "getSpinLock",
             "getFencedLock", "obtain");
 
     private final CallGraph graph;
