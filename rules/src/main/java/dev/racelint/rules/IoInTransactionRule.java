@@ -53,7 +53,7 @@ public final class IoInTransactionRule implements Rule {
         for (TransactionScope scope : scopes) {
             List<ReachedEffect> effects = new ArrayList<>(context.effectsIn(scope, IO));
             // a pause of a few constant milliseconds (a spin step polling a lock) is not a wait worth a ticket
-            effects.removeIf(reached -> shortConstantPause(reached.site().call()));
+            effects.removeIf(reached -> shortConstantPause(reached.site().call(), reached.calls()));
             if (effects.isEmpty()) {
                 continue;
             }
@@ -201,11 +201,15 @@ public final class IoInTransactionRule implements Rule {
 
     /**
      * {@code Thread.sleep(10)} or {@code TimeUnit.MILLISECONDS.sleep(10)}: a sleep of a literal duration of
-     * at most {@link #SHORT_PAUSE_MILLIS}. A duration from a variable, a field or a computation is not.
+     * at most {@link #SHORT_PAUSE_MILLIS}. The duration may be a parameter that no code reassigns, bound to
+     * such a literal at the call on {@code path} (from the scope down to the sleep's method) - a retry
+     * helper's pause, {@code retry(action, 3, 100)}. A duration from a field, a computation or a caller
+     * that passes a variable is not.
      */
-    static boolean shortConstantPause(com.github.javaparser.ast.expr.MethodCallExpr call) {
+    static boolean shortConstantPause(com.github.javaparser.ast.expr.MethodCallExpr call, List<CallEdge> path) {
         if (!call.getNameAsString().equals("sleep") || call.getArguments().size() != 1
-                || !(call.getArgument(0) instanceof com.github.javaparser.ast.expr.LiteralStringValueExpr literal)
+                || !(durationOnPath(call.getArgument(0), path)
+                        instanceof com.github.javaparser.ast.expr.LiteralStringValueExpr literal)
                 || !(literal instanceof com.github.javaparser.ast.expr.IntegerLiteralExpr
                         || literal instanceof com.github.javaparser.ast.expr.LongLiteralExpr)) {
             return false;
@@ -230,6 +234,54 @@ public final class IoInTransactionRule implements Rule {
             return false;
         }
         return millis <= SHORT_PAUSE_MILLIS;
+    }
+
+    /**
+     * {@code duration}, an expression in the method {@code path} ends in, followed back through parameters
+     * bound at the path's calls (a parameter no code of its method assigns): the expression it ends in.
+     */
+    private static com.github.javaparser.ast.expr.Expression durationOnPath(
+            com.github.javaparser.ast.expr.Expression duration, List<CallEdge> path) {
+        com.github.javaparser.ast.expr.Expression e = duration;
+        for (int depth = path.size(); depth > 0; depth--) {
+            e = dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e);
+            if (!(e instanceof com.github.javaparser.ast.expr.NameExpr name)
+                    || !(dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name)
+                            instanceof com.github.javaparser.ast.body.Parameter parameter)
+                    || !(parameter.getParentNode().orElse(null)
+                            instanceof com.github.javaparser.ast.body.CallableDeclaration<?> owner)) {
+                return e;
+            }
+            CallEdge edge = path.get(depth - 1);
+            int index = owner.getParameters().indexOf(parameter);
+            if (owner != edge.callee().declaration() || parameter.isVarArgs() || assigned(owner, parameter)
+                    || !(edge.site() instanceof com.github.javaparser.ast.expr.MethodCallExpr site)
+                    || index < 0 || site.getArguments().size() != owner.getParameters().size()) {
+                return e;
+            }
+            e = site.getArgument(index);
+        }
+        return dev.racelint.analyzer.index.Expressions.withoutParenthesesAndCasts(e);
+    }
+
+    /** Does code in {@code owner} assign {@code parameter} ({@code x = ..}, {@code x += ..}, {@code x++})? */
+    private static boolean assigned(com.github.javaparser.ast.body.CallableDeclaration<?> owner,
+            com.github.javaparser.ast.body.Parameter parameter) {
+        String name = parameter.getNameAsString();
+        java.util.function.Predicate<com.github.javaparser.ast.expr.Expression> isParameter = target ->
+                target instanceof com.github.javaparser.ast.expr.NameExpr n && n.getNameAsString().equals(name)
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name, n) == parameter;
+        return owner.findAll(com.github.javaparser.ast.expr.AssignExpr.class).stream()
+                .anyMatch(a -> isParameter.test(a.getTarget()))
+                || owner.findAll(com.github.javaparser.ast.expr.UnaryExpr.class).stream()
+                        .anyMatch(u -> isIncrement(u) && isParameter.test(u.getExpression()));
+    }
+
+    private static boolean isIncrement(com.github.javaparser.ast.expr.UnaryExpr u) {
+        return switch (u.getOperator()) {
+            case PREFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_INCREMENT, POSTFIX_DECREMENT -> true;
+            default -> false;
+        };
     }
 
     private static String capitalise(String text) {

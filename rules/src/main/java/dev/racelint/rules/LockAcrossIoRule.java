@@ -7,6 +7,7 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.locks.LockKeys;
 import dev.racelint.analyzer.locks.LockScope;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
@@ -56,13 +57,25 @@ public final class LockAcrossIoRule implements Rule {
             }
             flow.add(first.site().location());
             String via = first.calls().isEmpty() ? "" : " via " + first.calls().get(0).callee().displayName();
+            // A lock keyed by a value of the call is one lock per key: only calls for the same key (the same
+            // order, the same account) queue behind the remote call - the serialisation such a lock is taken for.
+            java.util.Optional<LockKeys.CallKey> perKey = LockKeys.fromCall(scope, context.transactions().graph());
+            String waiting = perKey.isPresent() ? "every call for the same key waits for the "
+                    : "everything waiting for that lock waits for the ";
             Message message = Message.builder()
                     .text(context.method().displayName() + " holds " + scope.lock() + " while it calls ")
                     .link(effect.api(), 0)
-                    .text(" (" + effect.label() + ")" + via + ": everything waiting for that lock waits for the "
+                    .text(" (" + effect.label() + ")" + via + ": " + waiting
                             + (effect.label().equals("sleep") ? "sleep" : "remote call's full latency") + ".")
+                    .text(perKey.map(k -> " Reported as a note: the lock's key " + k.key() + " (at "
+                            + scope.anchor().file().getFileName() + ":" + k.key().getBegin().map(b -> b.line)
+                                    .orElse(scope.anchor().region().startLine())
+                            + ") is built from the parameter " + k.parameter().getNameAsString() + " of "
+                            + context.method().displayName() + ", which every caller passes a value of its own, so "
+                            + "calls for other keys do not wait.").orElse(""))
                     .build();
-            reporter.report(new Finding(rule.id(), rule.level(), message, scope.anchor().withLabel(scope.lock()),
+            reporter.report(new Finding(rule.id(), perKey.isPresent() ? Level.NOTE : rule.level(), message,
+                    scope.anchor().withLabel(scope.lock()),
                     List.of(first.site().location()), flow, rule.fix(),
                     Fingerprints.of(rule.id(), context.method().signature(), scope.anchorText(), effect.apiKey()),
                     context.method().signature()));

@@ -147,8 +147,9 @@ public final class RetryInsideTransactionRule implements Rule {
     /**
      * The nearest transaction {@code site} runs in: one of this method's own, or that of a caller
      * reached upwards through calls on the same transaction (no proxy boundary that starts or
-     * suspends one), at most {@code reach-depth} calls away. Of the callers at the same distance the
-     * first in source order is named, so that the answer does not depend on the scan order.
+     * suspends one), at most {@code reach-depth} calls away. Of the callers at the same distance a
+     * writing transaction comes before a {@code readOnly} one, then the first in source order is
+     * named, so that the answer does not depend on the scan order.
      */
     private static Optional<Enclosing> enclosingTransaction(MethodContext context, Node site) {
         // A transaction that is itself retried whole from outside (its method is @Retryable) recovers
@@ -184,7 +185,9 @@ public final class RetryInsideTransactionRule implements Rule {
                 }
             }
             if (!found.isEmpty()) {
-                found.sort(Comparator.comparing((Enclosing e) -> e.path().get(0).location().file().toString())
+                // a writing transaction first: there the conflict the retry waits for arises and aborts it
+                found.sort(Comparator.comparing((Enclosing e) -> readOnly(transactions, e.transaction()))
+                        .thenComparing(e -> e.path().get(0).location().file().toString())
                         .thenComparingInt(e -> e.path().get(0).location().region().startLine()));
                 return Optional.of(found.get(0).alsoIn(found.subList(1, found.size()).stream()
                         .map(Enclosing::transaction).distinct().filter(t -> t != found.get(0).transaction()).toList()));
@@ -192,6 +195,10 @@ public final class RetryInsideTransactionRule implements Rule {
             frontier = next;
         }
         return Optional.empty();
+    }
+
+    private static boolean readOnly(TransactionModel transactions, MethodInfo method) {
+        return transactions.attribute(method).map(dev.racelint.analyzer.tx.TransactionAttribute::readOnly).orElse(false);
     }
 
     private static boolean covers(TransactionModel transactions, MethodInfo method, Node node) {

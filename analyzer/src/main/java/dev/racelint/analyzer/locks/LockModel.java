@@ -54,7 +54,7 @@ import java.util.Set;
  * scope reaches on its own thread, through calls.
  */
 public final class LockModel {
-    private static final Set<String> LOCK_METHODS = Set.of("lock", "lockInterruptibly", "tryLock");
+    static final Set<String> LOCK_METHODS = Set.of("lock", "lockInterruptibly", "tryLock");
     private static final Set<String> DISTRIBUTED_LOCK_FACTORIES = Set.of("getLock", "getFairLock", "getSpinLock",
             "getFencedLock", "obtain");
 

@@ -25,6 +25,7 @@ import java.util.function.Predicate;
  * calls deep - or, for a method whose transaction a caller's may already be, a caller that runs it
  * inside another transaction. A transaction with none of these only reads: a rollback has nothing
  * to undo and no row lock is held, so a remote call inside it holds a pooled connection and no more.
+ * JDBC on a connection taken from a pool the code built itself ({@link OwnPoolConnections}) is not on it.
  */
 public final class TransactionWork {
 
@@ -33,16 +34,32 @@ public final class TransactionWork {
 
     private final TransactionModel transactions;
     private final PersistenceModel persistence;
+    private final OwnPoolConnections ownPool;
 
     public TransactionWork(TransactionModel transactions, PersistenceModel persistence) {
+        this(transactions, persistence, new OwnPoolConnections(persistence.index()));
+    }
+
+    private TransactionWork(TransactionModel transactions, PersistenceModel persistence, OwnPoolConnections ownPool) {
         this.transactions = transactions;
         this.persistence = persistence;
+        this.ownPool = ownPool;
+    }
+
+    /** For a JDBC scope the connection the code took itself is the transaction's: no pool is apart from it. */
+    private TransactionWork forScope(TransactionScope scope) {
+        return scope.kind() == TransactionScope.Kind.JDBC
+                ? new TransactionWork(transactions, persistence, OwnPoolConnections.NONE) : this;
     }
 
     /** The first write or locking read on {@code scope}'s transaction, or the joining caller; empty when it only reads. */
     public Optional<Held> held(TransactionScope scope) {
+        return forScope(scope).heldOn(scope);
+    }
+
+    private Optional<Held> heldOn(TransactionScope scope) {
         for (DbOp op : persistence.directOps(scope.method())) {
-            if (scope.covers().test(op.call()) && holds(op)) {
+            if (scope.covers().test(op.call()) && holds(op, scope.method())) {
                 return Optional.of(new Held(Optional.of(op), Optional.empty()));
             }
         }
@@ -68,6 +85,10 @@ public final class TransactionWork {
      * Code in the other arm of a branch than the step (with no loop around it) does not run with it.
      */
     public Optional<Held> heldBefore(TransactionScope scope, ReachedEffect reached) {
+        return forScope(scope).heldOnBefore(scope, reached);
+    }
+
+    private Optional<Held> heldOnBefore(TransactionScope scope, ReachedEffect reached) {
         List<MethodInfo> frames = new java.util.ArrayList<>();
         List<Node> steps = new java.util.ArrayList<>();
         frames.add(scope.method());
@@ -86,7 +107,7 @@ public final class TransactionWork {
             Predicate<Node> before = node -> covers.test(node) && mayRunBefore(node, step)
                     && !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(node, step);
             for (DbOp op : persistence.directOps(method)) {
-                if (before.test(op.call()) && holds(op)) {
+                if (before.test(op.call()) && holds(op, method)) {
                     return Optional.of(new Held(Optional.of(op), Optional.empty()));
                 }
             }
@@ -113,7 +134,7 @@ public final class TransactionWork {
 
     private Optional<Held> heldAnywhere(MethodInfo method, Set<Integer> seen) {
         for (DbOp op : persistence.directOps(method)) {
-            if (holds(op)) {
+            if (holds(op, method)) {
                 return Optional.of(new Held(Optional.of(op), Optional.empty()));
             }
         }
@@ -178,7 +199,7 @@ public final class TransactionWork {
             MethodInfo m = work.poll();
             int d = depth.poll();
             for (DbOp op : persistence.directOps(m)) {
-                if (holds(op)) {
+                if (holds(op, m)) {
                     return Optional.of(new Held(Optional.of(op), Optional.empty()));
                 }
             }
@@ -210,7 +231,8 @@ public final class TransactionWork {
         transactions.graph().facts(method).effects().forEach(site -> effects.add(site.call()));
         for (MethodCallExpr call : persistence.index().ownCalls(method)) {
             if (!covers.test(call) || effects.contains(call)
-                    || ops.stream().anyMatch(op -> TransactionModel.isWithin(call, op.end()) || op.call() == call)) {
+                    || ops.stream().anyMatch(op -> TransactionModel.isWithin(call, op.end()) || op.call() == call)
+                    || ownPool.onOwnPool(call, method)) {
                 continue;
             }
             CallResolver.Resolution r = persistence.resolver().resolve(call);
@@ -226,7 +248,9 @@ public final class TransactionWork {
             Optional<com.github.javaparser.ast.expr.Expression> receiver = call.getScope();
             if (receiver.isPresent()) {
                 TypeRef type = persistence.resolver().typer().typeOf(receiver.get()).type();
-                if (type.candidates().stream().anyMatch(TransactionWork::inDataAccessPackage)) {
+                // a java.lang type named first is that type (String in a file importing java.sql.*), no other guess
+                boolean javaLang = type.name() != null && type.name().startsWith("java.lang.");
+                if (!javaLang && type.candidates().stream().anyMatch(TransactionWork::inDataAccessPackage)) {
                     return Optional.of(call);
                 }
             }
@@ -258,8 +282,9 @@ public final class TransactionWork {
     private static final Set<String> DATA_ACCESS_ANNOTATIONS = Set.of("org.apache.ibatis.annotations.Mapper",
             "org.springframework.stereotype.Repository");
 
-    private static boolean holds(DbOp op) {
-        return op.isWrite() || op.locked() || op.advisoryLock();
+    /** A write or lock of {@code op} (in {@code method}) on the transaction: not on a connection of the code's own pool. */
+    private boolean holds(DbOp op, MethodInfo method) {
+        return (op.isWrite() || op.locked() || op.advisoryLock()) && !ownPool.onOwnPool(op.call(), method);
     }
 
     /** Does the callee run on the caller's transaction? */
