@@ -562,9 +562,11 @@ public final class LostUpdateRule implements Rule {
                 .text(" is changed in Java and written back to the same " + table + " row by ")
                 .link(writeName, 1)
                 .text(" with no version check, row lock or atomic SQL: two concurrent runs read the same value and "
-                        + "one update is silently lost.")
+                        + "one update is silently lost." + PrivilegedCallers.sentence(context))
                 .build();
-        return new Finding(rule.id(), rule.level(), message, writeAt, List.of(readAt, writeAt), List.of(readAt, writeAt),
+        // both runs are of this path: when only holders of an authority reach it, two of them must race
+        return new Finding(rule.id(), PrivilegedCallers.level(rule, context), message, writeAt, List.of(readAt, writeAt),
+                List.of(readAt, writeAt),
                 fix, Fingerprints.of(rule.id(), context.method().signature(), statement, read.describe()),
                 context.method().signature());
     }

@@ -107,7 +107,11 @@ public final class MissingIfMatchRule implements Rule {
                 break;
             }
         }
-        if (upkeep == null) {
+        // With no such writer the stale copy still overwrites another client's edit of the same record
+        // saved in between: reported, as a note (the loss is an edit its author can see and redo), when
+        // what is written is the client's representation - the body whole, or several of its properties.
+        // One property set on the row the request names (an enabled flag, a target count) is a command.
+        if (upkeep == null && !clientCopy && bodyPropertiesWritten(context, body) < 2) {
             return;
         }
         Reached<DbOp> load = ops.stream().filter(o -> o.item().kind() == DbOp.Kind.READ && o.item().sameTable(written))
@@ -125,12 +129,20 @@ public final class MissingIfMatchRule implements Rule {
             related.add(load.item().location().withLabel("loads: " + load.item().describe()));
             text.text(" over the ").link("stored " + load.item().table(), 1);
         }
-        related.add(upkeep.write().location().withLabel(upkeepLabel(upkeep)));
-        text.text(" with no If-Match, ETag or version check, while ").link(upkeep.in().displayName(), related.size() - 1)
-                .text(consequence(upkeep, written.table()));
+        if (upkeep != null) {
+            related.add(upkeep.write().location().withLabel(upkeepLabel(upkeep)));
+            text.text(" with no If-Match, ETag or version check, while ").link(upkeep.in().displayName(), related.size() - 1)
+                    .text(consequence(upkeep, written.table()));
+        } else {
+            text.text(" with no If-Match, ETag or version check: a client that saves a copy it loaded earlier "
+                    + "overwrites what another client saved to the record in between. Reported as a note: nothing in "
+                    + "the program keeps " + (written.table().isEmpty() ? "that table" : written.table()) + " from stored state (no relative update, stored total "
+                    + "or sum over its rows; the write is at " + written.location().file().getFileName() + ":"
+                    + written.location().region().startLine() + "), so what is lost is a concurrent edit of the same record.");
+        }
         Message message = text.build();
         Reached<DbOp> reached = new Reached<>(written, write.in(), write.path());
-        reporter.report(new Finding(rule.id(), rule.level(), message, at, related,
+        reporter.report(new Finding(rule.id(), upkeep == null ? Level.NOTE : rule.level(), message, at, related,
                 HandlerRules.flow(at, reached, writeAt), fix(context, written, upkeep),
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", written.table()),
                 context.method().signature()));
@@ -171,6 +183,64 @@ public final class MissingIfMatchRule implements Rule {
             }
         }
         return false;
+    }
+
+    /**
+     * How many of the body's properties the handler's path reads: accessor calls on the body, on a
+     * parameter of the body's type in a method it reaches, or on a local made from one there (a copy into
+     * an entity), leaving out those only handed to a database read (the selector of the row: {@code findByUsername(user.getUsername())}).
+     */
+    private static int bodyPropertiesWritten(MethodContext context, com.github.javaparser.ast.body.Parameter body) {
+        String type = body.getType().asString();
+        java.util.Set<String> read = new java.util.TreeSet<>();
+        for (Reached<MethodInfo> m : context.reachability().methods(context.method(), false)) {
+            com.github.javaparser.ast.Node methodBody = m.item().body();
+            if (methodBody == null) {
+                continue;
+            }
+            java.util.Set<com.github.javaparser.ast.Node> holders = java.util.Collections.newSetFromMap(
+                    new java.util.IdentityHashMap<>());
+            m.item().declaration().getParameters().stream().filter(p -> p.getType().asString().equals(type))
+                    .forEach(holders::add);
+            if (holders.isEmpty()) {
+                continue;
+            }
+            // a local made from the body (a library copy into an entity: BeanUtils.transform(Item.class, dto))
+            for (com.github.javaparser.ast.body.VariableDeclarator local
+                    : methodBody.findAll(com.github.javaparser.ast.body.VariableDeclarator.class)) {
+                if (local.getInitializer().map(init -> init.findAll(com.github.javaparser.ast.expr.NameExpr.class).stream()
+                        .anyMatch(n -> holders.contains(dev.racelint.analyzer.resolve.LocalVariables
+                                .declarationOf(n.getNameAsString(), n)))).orElse(false)) {
+                    holders.add(local);
+                }
+            }
+            List<DbOp> reads = context.persistence().flow(m.item()).map(f -> f.ops().stream()
+                    .filter(op -> op.kind() == DbOp.Kind.READ).toList()).orElse(List.of());
+            for (MethodCallExpr call : methodBody.findAll(MethodCallExpr.class)) {
+                if (call.getArguments().isEmpty()
+                        && call.getScope().orElse(null) instanceof com.github.javaparser.ast.expr.NameExpr scope
+                        && holders.contains(dev.racelint.analyzer.resolve.LocalVariables.declarationOf(
+                                scope.getNameAsString(), scope))
+                        && !selectsOnly(call, reads, methodBody)) {
+                    read.add(call.getNameAsString());
+                }
+            }
+        }
+        return read.size();
+    }
+
+    /** Is {@code value} only an argument of a read, directly or through the local it initialises? */
+    private static boolean selectsOnly(MethodCallExpr value, List<DbOp> reads, com.github.javaparser.ast.Node body) {
+        if (reads.stream().anyMatch(op -> op.call().isAncestorOf(value))) {
+            return true;
+        }
+        if (!(value.getParentNode().orElse(null) instanceof com.github.javaparser.ast.body.VariableDeclarator local)) {
+            return false;
+        }
+        List<com.github.javaparser.ast.expr.NameExpr> uses = body.findAll(com.github.javaparser.ast.expr.NameExpr.class,
+                n -> n.getNameAsString().equals(local.getNameAsString())
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(n.getNameAsString(), n) == local);
+        return !uses.isEmpty() && uses.stream().allMatch(n -> reads.stream().anyMatch(op -> op.call().isAncestorOf(n)));
     }
 
     /**
@@ -229,7 +299,7 @@ public final class MissingIfMatchRule implements Rule {
 
     /** The fix in the terms of the API that writes: a versioned UPDATE for SQL and mappers, @Version for entities. */
     private static String fix(MethodContext context, DbOp written, ServerMaintainedTables.Upkeep upkeep) {
-        String leaveOut = upkeep.kind() == ServerMaintainedTables.Upkeep.Kind.SUMMED ? ""
+        String leaveOut = upkeep == null || upkeep.kind() == ServerMaintainedTables.Upkeep.Kind.SUMMED ? ""
                 : " Also leave the columns the server keeps out of the client's write.";
         return switch (context.persistence().classifier().family(written)) {
             case SPRING_DATA, JPA, HIBERNATE -> "Give the entity a @Version field, return it as the ETag on GET and "

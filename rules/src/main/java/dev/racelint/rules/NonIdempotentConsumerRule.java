@@ -79,8 +79,11 @@ public final class NonIdempotentConsumerRule implements Rule {
         // the first effect that is not a publish is the one worth naming; a publish only when there is no other
         Reached<EffectSite> site = effects.stream().filter(s -> !publishes(s.item())).findFirst().orElse(effects.get(0));
         String what = "calls " + site.item().effect().api() + " (" + site.item().effect().label() + ")";
+        // a note only when the handler writes no row at all: an UPDATE with one counter among absolute SET
+        // items (notify_count = notify_count + 1, state = ?) is repeated by a redelivery too
+        boolean writesNothing = all.stream().noneMatch(DbOp::isWrite);
         report(rule, context, handler, at, site.item().location(), site, what, site.item().effect().apiKey(),
-                publishes(site.item()) ? onlyPublishes(site.item()) : "", reporter);
+                publishes(site.item()) && writesNothing ? onlyPublishes(site.item()) : "", reporter);
     }
 
     private static boolean publishes(EffectSite site) {

@@ -474,7 +474,7 @@ public final class DbOpClassifier {
                 Optional<Expression> text = Annotations.attribute(query.get(), "value");
                 SqlFacts facts = text.flatMap(t -> sql.of(t, !nativeQuery)).orElse(null);
                 if (facts != null) {
-                    DbOp op = fromSql(call, call, facts, name, List.of(), -1);
+                    DbOp op = withDeclaredArguments(fromSql(call, call, facts, name, List.of(), -1), decl, facts);
                     return op == null ? null : withLock(op, locked);
                 }
                 return null;
@@ -609,7 +609,8 @@ public final class DbOpClassifier {
         for (MethodInfo m : declared) {
             DeclaredSql found = declaredSql.get(m, this::computeDeclaredSql);
             if (found.declares()) {
-                return found.facts() == null ? null : fromSql(call, call, found.facts(), type.simpleName() + "." + name, List.of(), -1);
+                return found.facts() == null ? null : withDeclaredArguments(fromSql(call, call, found.facts(),
+                        type.simpleName() + "." + name, List.of(), -1), m.declaration(), found.facts());
             }
         }
         return null;
@@ -847,6 +848,22 @@ public final class DbOpClassifier {
         return new DbOp(call, end, kind, table, entity, facts.shape(), facts.keyColumns(), facts.conditional(),
                 facts.selfRelative(), facts.locked(), facts.upsert(), describe, location(call), null, valueArgs,
                 facts.setParameterNames(), facts.lockDetail());
+    }
+
+    /**
+     * An UPDATE a method declares, with the call arguments it writes bound through the declaration's
+     * parameters ({@link StatementArguments}), so no argument is taken for a key or a value by its name.
+     */
+    private DbOp withDeclaredArguments(DbOp op, com.github.javaparser.ast.Node declaration, SqlFacts facts) {
+        if (op == null || op.kind() != Kind.UPDATE || !(declaration instanceof MethodDeclaration decl)) {
+            return op;
+        }
+        return StatementArguments.writtenArguments(decl, facts, annotations, op.call().getArguments().size())
+                .map(written -> new DbOp(op.call(), op.end(), op.kind(), op.table(), op.entity(), op.shape(),
+                        op.keyColumns(), op.conditional(), op.selfRelative(), op.locked(), op.upsert(), op.describe(),
+                        op.location(), op.via(), written, op.valueNames(), op.lockDetail(), op.endState(),
+                        op.byPrimaryKey()))
+                .orElse(op);
     }
 
     private static DbOp withLock(DbOp op, boolean locked) {

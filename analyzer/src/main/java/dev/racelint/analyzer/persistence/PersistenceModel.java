@@ -174,10 +174,15 @@ public final class PersistenceModel {
         // no written value from the helper's arguments either: they can only pick its rows
         boolean writesConstants = op.kind() == DbOp.Kind.UPDATE && !op.valueParameters().isEmpty()
                 && op.valueParameters().stream().allMatch(i -> i >= op.call().getArguments().size());
+        // the helper parameters that reach what the statement writes, when the statement's are known
+        List<Integer> written = writesConstants ? List.of(call.getArguments().size())
+                : target.declaration() != null
+                        && target.declaration().getParameters().size() == call.getArguments().size()
+                        ? HelperArguments.writtenArguments(target.declaration(), op).orElse(List.of()) : List.of();
         return Optional.of(new DbOp(call, CallResolver.chainEnd(call).equals(call) ? call : call, op.kind(), op.table(),
                 op.entity(), returnsIt ? op.shape() : DbOp.ReadShape.NONE, op.keyColumns(), op.conditional(),
                 op.selfRelative(), op.locked(), op.upsert(), op.describe(), classifier.location(call),
-                target.displayName(), writesConstants ? List.of(call.getArguments().size()) : List.of(), List.of(),
+                target.displayName(), written, List.of(),
                 op.lockDetail(), op.endState(), op.byPrimaryKey()));
     }
 

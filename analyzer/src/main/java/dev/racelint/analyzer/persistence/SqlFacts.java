@@ -20,10 +20,22 @@ import java.util.Set;
  *                            ORDER BY), locks that never wait (NOWAIT, SKIP LOCKED, try-locks)
  * @param endState            a conditional UPDATE whose guards only exclude the state it writes
  *                            ({@link dev.racelint.analyzer.sql.EndStateWrites}): 0 rows means already there
+ * @param whereParameterIndexes 0-based positional parameters the WHERE compares a column with
+ * @param whereParameterNames   named parameters the WHERE compares a column with ({@code record.id} as written)
+ * @param parametersPlaced      every parameter of the text is a plain SET value or compared in the WHERE (none
+ *                              sits in an expression: {@code SET a = CASE id WHEN #{x} THEN #{y} END})
  */
 public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
         List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert, ReadShape shape, boolean jpql,
-        String summary, LockDetail lockDetail, boolean endState) {
+        String summary, LockDetail lockDetail, boolean endState, Set<Integer> whereParameterIndexes,
+        Set<String> whereParameterNames, boolean parametersPlaced) {
+
+    public SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
+            List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert,
+            ReadShape shape, boolean jpql, String summary, LockDetail lockDetail, boolean endState) {
+        this(kind, table, keyColumns, conditional, selfRelative, setParameterIndexes, setParameterNames, locked, upsert,
+                shape, jpql, summary, lockDetail, endState, Set.of(), Set.of(), false);
+    }
 
     public SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean conditional, boolean selfRelative,
             List<Integer> setParameterIndexes, List<String> setParameterNames, boolean locked, boolean upsert,

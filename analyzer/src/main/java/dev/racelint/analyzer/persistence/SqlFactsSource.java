@@ -59,7 +59,14 @@ public final class SqlFactsSource implements SqlFacts.Source {
         Set<String> written = new LinkedHashSet<>();
         st.setItems().forEach(i -> written.add(i.column().toLowerCase(Locale.ROOT)));
         List<SqlFacts.Comparison> where = new ArrayList<>();
+        Set<Integer> whereIndexes = new LinkedHashSet<>();
+        Set<String> whereNames = new LinkedHashSet<>();
         for (SqlStatement.WhereColumn w : st.whereColumns()) {
+            if (w.parameterName() != null) {
+                whereNames.add(w.parameterName());
+            } else if (w.parameterIndex() >= 0) {
+                whereIndexes.add(w.parameterIndex());
+            }
             boolean parameter = w.valueKind() == SqlStatement.ValueKind.PARAMETER;
             // a column the statement also writes is compared to guard the write, not to pick the row; and
             // `id IN (SELECT ..)` picks rows by the database's own query, not by values the caller holds
@@ -104,7 +111,47 @@ public final class SqlFactsSource implements SqlFacts.Source {
                 st.isLocking() && !st.orderBy() && st.whereColumns().stream()
                         .anyMatch(w -> w.operator().equals("IN") || w.operator().equals("ANY")),
                 st.nowait() || st.skipLocked() || st.advisoryLock().contains("try")),
-                kind == SqlFacts.Kind.UPDATE && conditional && EndStateWrites.endState(sql, jpql)));
+                kind == SqlFacts.Kind.UPDATE && conditional && EndStateWrites.endState(sql, jpql),
+                Set.copyOf(whereIndexes), Set.copyOf(whereNames),
+                parametersPlaced(sql, setParameters, setNames, whereIndexes, whereNames)));
+    }
+
+    private static final java.util.regex.Pattern NAMED = java.util.regex.Pattern.compile(
+            "#\\{\\s*([A-Za-z_][\\w.]*)|(?<![:\\w]):([A-Za-z_][\\w.]*)");
+    private static final java.util.regex.Pattern POSITIONAL = java.util.regex.Pattern.compile("\\?(\\d*)");
+
+    /**
+     * Does every parameter of {@code sql} appear as a plain SET value or in a WHERE comparison? Counted
+     * on the text: the distinct named ones ({@code #{a.b}}, {@code :a}) and the positional ones
+     * ({@code ?}, {@code ?1}); a {@code ${..}} splice or a SpEL expression is no parameter here.
+     */
+    private static boolean parametersPlaced(String sql, List<Integer> setIndexes, List<String> setNames,
+            Set<Integer> whereIndexes, Set<String> whereNames) {
+        Set<String> named = new LinkedHashSet<>();
+        java.util.regex.Matcher m = NAMED.matcher(sql);
+        while (m.find()) {
+            named.add(m.group(1) != null ? m.group(1) : m.group(2));
+        }
+        Set<String> placedNames = new LinkedHashSet<>(setNames);
+        placedNames.addAll(whereNames);
+        if (!placedNames.containsAll(named) || sql.contains(":#{") || sql.contains("?#{")) {
+            return false;
+        }
+        Set<Integer> positional = new LinkedHashSet<>();
+        java.util.regex.Matcher p = POSITIONAL.matcher(sql);
+        int bare = 0;
+        while (p.find()) {
+            if (p.group(1).isEmpty()) {
+                positional.add(bare++);
+            } else if (p.group(1).length() <= 3) {
+                positional.add(Integer.parseInt(p.group(1)) - 1);
+            } else {
+                return false;
+            }
+        }
+        Set<Integer> placedIndexes = new LinkedHashSet<>(setIndexes);
+        placedIndexes.addAll(whereIndexes);
+        return placedIndexes.containsAll(positional);
     }
 
     private static String summary(SqlFacts.Kind kind, String table, ReadShape shape) {

@@ -6,9 +6,16 @@ import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
 import java.util.List;
 
-/** The expressions whose values an UPDATE writes into the row (not those that only select it). */
+/**
+ * The expressions whose values an UPDATE writes into the row (not those that only select it): the
+ * statement's own parameters where it is known (bound by name, by position, or through the declaring
+ * method's parameters), else every argument except a property mapped to a key column.
+ */
 public final class WrittenValues {
     private WrittenValues() {}
 
@@ -81,23 +88,53 @@ public final class WrittenValues {
             return out;
         }
         for (int i = first; i < call.getArguments().size(); i++) {
-            if (!isKeyExpression(call.getArgument(i))) {
+            if (!isKeyExpression(call.getArgument(i), op)) {
                 out.add(call.getArgument(i));
             }
         }
         return out;
     }
 
-    /** {@code id}, {@code orderId}, {@code order.getId()}, {@code order.getCustomerId()}. */
-    static boolean isKeyExpression(Expression e) {
-        String name = null;
+    /**
+     * Does {@code e} only pick the row, by the facts of the statement whose SQL is not known: a property
+     * ({@code order.getId()}, {@code order.id}) mapped to a column the statement selects rows by, or to
+     * the id of the entity it writes, or a local holding one. A parameter or any other value counts as
+     * written: what a caller's own value is for, only the statement could say.
+     */
+    static boolean isKeyExpression(Expression e, DbOp op) {
         if (e instanceof NameExpr n) {
-            name = n.getNameAsString();
-        } else if (e instanceof MethodCallExpr m && m.getArguments().isEmpty() && m.getNameAsString().startsWith("get")) {
-            name = m.getNameAsString().substring(3);
-        } else if (e instanceof com.github.javaparser.ast.expr.FieldAccessExpr f) {
-            name = f.getNameAsString();
+            Node declaration = dev.racelint.analyzer.resolve.LocalVariables.declarationOf(n.getNameAsString(), n);
+            return declaration instanceof com.github.javaparser.ast.body.VariableDeclarator v
+                    && v.getInitializer().filter(init -> !(init instanceof NameExpr)).map(init -> isKeyExpression(init, op))
+                            .orElse(false);
         }
-        return name != null && (name.equalsIgnoreCase("id") || name.endsWith("Id") || name.endsWith("ID"));
+        String property = null;
+        if (e instanceof MethodCallExpr m && m.getArguments().isEmpty() && m.getScope().isPresent()
+                && m.getNameAsString().startsWith("get") && m.getNameAsString().length() > 3) {
+            property = m.getNameAsString().substring(3);
+        } else if (e instanceof com.github.javaparser.ast.expr.FieldAccessExpr f) {
+            property = f.getNameAsString();
+        }
+        return property != null && keyProperty(property, op);
+    }
+
+    /** {@code row.setId(v)}: a setter of a property mapped to a column {@code op} selects rows by. */
+    static boolean keySetter(MethodCallExpr call, DbOp op) {
+        return call.getArguments().size() == 1 && call.getNameAsString().startsWith("set")
+                && call.getNameAsString().length() > 3 && keyProperty(call.getNameAsString().substring(3), op);
+    }
+
+    private static boolean keyProperty(String property, DbOp op) {
+        Set<String> keys = new HashSet<>();
+        op.keyColumns().forEach(c -> keys.add(column(c)));
+        if (op.entity() != null) {
+            op.entity().idColumns().forEach(c -> keys.add(column(c)));
+        }
+        return keys.contains(column(property));
+    }
+
+    /** A column or property name as the ORM maps them onto each other ({@code customerId}, {@code customer_id}). */
+    private static String column(String name) {
+        return name.replace("_", "").toLowerCase(Locale.ROOT);
     }
 }

@@ -48,4 +48,19 @@ class SqlFactsShapeTest {
     void selfRelativeByShape(String sql, boolean selfRelative) {
         assertThat(SQL.ofText(sql, false).orElseThrow().selfRelative()).as(sql).isEqualTo(selfRelative);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "UPDATE t1 SET c1 = #{a} WHERE c2 = #{b}                                    | true",
+            "UPDATE t1 SET c1 = :a, c3 = 'X' WHERE c2 = :b AND c4 IN (:c)               | true",
+            "UPDATE t1 SET c1 = ?1 WHERE c2 = ?2                                        | true",
+            "UPDATE t1 SET c1 = ?::jsonb, c3 = ? WHERE c2 = ?                           | true",
+            // a parameter inside an expression of the SET: the model cannot say what it writes
+            "UPDATE t1 SET c1 = CONCAT(#{r.a}, c3) WHERE c2 = #{r.b}                    | false",
+            "UPDATE t1 SET c1 = CASE c2 WHEN #{i.b} THEN #{i.a} END WHERE c2 IN (#{i.b}) | false",
+            "UPDATE t1 SET c1 = ? * 2 WHERE c2 = ?                                      | false",
+    })
+    void parametersPlacedByShape(String sql, boolean placed) {
+        assertThat(SQL.ofText(sql, false).orElseThrow().parametersPlaced()).as(sql).isEqualTo(placed);
+    }
 }
