@@ -7,16 +7,12 @@ import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.nodeTypes.NodeWithAnnotations;
-import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.effects.ApiCatalogue.AuthorizationEntry;
 import dev.racelint.analyzer.index.Annotations;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -93,45 +89,7 @@ public final class PrivilegedEntryPoints {
     }
 
     private Optional<Privilege> compute(MethodInfo start) {
-        int maxDepth = reachability.limits().reachDepth();
-        Privilege nearest = null;
-        BitSet seen = new BitSet();
-        Deque<MethodInfo> work = new ArrayDeque<>();
-        Deque<Integer> depths = new ArrayDeque<>();
-        seen.set(start.id());
-        work.add(start);
-        depths.add(0);
-        while (!work.isEmpty()) {
-            MethodInfo m = work.poll();
-            int depth = depths.poll();
-            Optional<Handler> handler = handlers.handler(m);
-            List<CallEdge> callers = reachability.callers(m);
-            if (handler.isPresent()) {
-                if (handler.get().kind() != Handler.Kind.HTTP) {
-                    return Optional.empty();
-                }
-                Optional<Privilege> privilege = privilegeOf(m);
-                if (privilege.isEmpty()) {
-                    return Optional.empty();
-                }
-                if (nearest == null) {
-                    nearest = privilege.get();
-                }
-            } else if (callers.isEmpty()) {
-                return Optional.empty(); // called from outside the tree: who calls it is not known
-            }
-            if (!callers.isEmpty() && depth >= maxDepth) {
-                return Optional.empty();
-            }
-            for (CallEdge edge : callers) {
-                if (!seen.get(edge.caller().id())) {
-                    seen.set(edge.caller().id());
-                    work.add(edge.caller());
-                    depths.add(depth + 1);
-                }
-            }
-        }
-        return Optional.ofNullable(nearest);
+        return EveryEntryPoint.nearestIfEvery(start, handlers, reachability, this::privilegeOf);
     }
 
     /**

@@ -4,13 +4,8 @@ import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import com.github.javaparser.ast.type.Type;
-import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.index.ProgramIndex;
-import java.util.ArrayDeque;
-import java.util.BitSet;
-import java.util.Deque;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -46,42 +41,10 @@ public final class UploadEntryPoints {
     /** The nearest upload handler when every entry point reaching {@code start} is one; empty otherwise. */
     public static Optional<Upload> only(MethodInfo start, HandlerModel handlers, Reachability reachability,
             ProgramIndex index) {
-        int maxDepth = reachability.limits().reachDepth();
-        Upload nearest = null;
-        BitSet seen = new BitSet();
-        Deque<MethodInfo> work = new ArrayDeque<>();
-        Deque<Integer> depths = new ArrayDeque<>();
-        seen.set(start.id());
-        work.add(start);
-        depths.add(0);
-        while (!work.isEmpty()) {
-            MethodInfo m = work.poll();
-            int depth = depths.poll();
-            Optional<Handler> handler = handlers.handler(m);
-            List<CallEdge> callers = reachability.callers(m);
-            if (handler.isPresent()) {
-                if (handler.get().kind() != Handler.Kind.HTTP || !takesUpload(m, index)) {
-                    return Optional.empty();
-                }
-                if (nearest == null) {
-                    nearest = new Upload(m.displayName(), m.declaringType().file().path().getFileName().toString(),
-                            m.declaration().getBegin().map(p -> p.line).orElse(0));
-                }
-            } else if (callers.isEmpty()) {
-                return Optional.empty(); // called from outside the tree: who calls it is not known
-            }
-            if (!callers.isEmpty() && depth >= maxDepth) {
-                return Optional.empty();
-            }
-            for (CallEdge edge : callers) {
-                if (!seen.get(edge.caller().id())) {
-                    seen.set(edge.caller().id());
-                    work.add(edge.caller());
-                    depths.add(depth + 1);
-                }
-            }
-        }
-        return Optional.ofNullable(nearest);
+        return EveryEntryPoint.nearestIfEvery(start, handlers, reachability, m -> takesUpload(m, index)
+                ? Optional.of(new Upload(m.displayName(), m.declaringType().file().path().getFileName().toString(),
+                        m.declaration().getBegin().map(p -> p.line).orElse(0)))
+                : Optional.empty());
     }
 
     /** Does the handler take a file part (alone, in an array or in a collection)? */

@@ -4,7 +4,6 @@ import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.VariableDeclarator;
-import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
@@ -64,7 +63,7 @@ public final class LockKeys {
         Expression receiver = call.getScope().map(Expressions::withoutParenthesesAndCasts).orElse(null);
         if (receiver instanceof NameExpr name
                 && LocalVariables.declarationOf(name.getNameAsString(), name) instanceof VariableDeclarator local
-                && !reassigned(local)) {
+                && !LocalVariables.reassigned(local)) {
             receiver = local.getInitializer().map(Expressions::withoutParenthesesAndCasts).orElse(null);
         }
         // the lock object is looked up by a value (getLock(key), locks.computeIfAbsent(key, ..)): the key
@@ -90,7 +89,7 @@ public final class LockKeys {
                     return Optional.of(p);
                 }
                 if (declaration instanceof VariableDeclarator local && local.getInitializer().isPresent()
-                        && !reassigned(local)) {
+                        && !LocalVariables.reassigned(local)) {
                     work.add(local.getInitializer().get());
                 }
             }
@@ -113,15 +112,5 @@ public final class LockKeys {
             }
         }
         return false;
-    }
-
-    private static boolean reassigned(VariableDeclarator local) {
-        Node scope = local.getParentNode().flatMap(Node::getParentNode).flatMap(Node::getParentNode).orElse(null);
-        if (scope == null) {
-            return true;
-        }
-        String name = local.getNameAsString();
-        return scope.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof NameExpr n
-                && n.getNameAsString().equals(name) && LocalVariables.declarationOf(name, n) == local);
     }
 }

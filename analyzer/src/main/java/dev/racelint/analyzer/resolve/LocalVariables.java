@@ -174,4 +174,16 @@ public final class LocalVariables {
         }
         return null;
     }
+
+    /** Whether the local declared by {@code local} is assigned again anywhere in the block that declares it. */
+    public static boolean reassigned(com.github.javaparser.ast.body.VariableDeclarator local) {
+        Node scope = local.getParentNode().flatMap(Node::getParentNode).flatMap(Node::getParentNode).orElse(null);
+        if (scope == null) {
+            return true;
+        }
+        String name = local.getNameAsString();
+        return scope.findAll(com.github.javaparser.ast.expr.AssignExpr.class).stream()
+                .anyMatch(a -> a.getTarget() instanceof com.github.javaparser.ast.expr.NameExpr n
+                        && n.getNameAsString().equals(name) && declarationOf(name, n) == local);
+    }
 }

@@ -1,6 +1,5 @@
 package dev.racelint.analyzer.tx;
 
-import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.Expression;
@@ -67,7 +66,7 @@ final class OwnPoolConnections {
                 e = m.getScope().get();
             } else if (e instanceof NameExpr name
                     && LocalVariables.declarationOf(name.getNameAsString(), name) instanceof VariableDeclarator local
-                    && local.getInitializer().isPresent() && !assignedAfter(local)) {
+                    && local.getInitializer().isPresent() && !LocalVariables.reassigned(local)) {
                 e = local.getInitializer().get();
             } else {
                 return false;
@@ -116,15 +115,5 @@ final class OwnPoolConnections {
             }
         }
         return true;
-    }
-
-    private static boolean assignedAfter(VariableDeclarator local) {
-        Node scope = local.getParentNode().flatMap(Node::getParentNode).flatMap(Node::getParentNode).orElse(null);
-        if (scope == null) {
-            return true;
-        }
-        String name = local.getNameAsString();
-        return scope.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof NameExpr n
-                && n.getNameAsString().equals(name) && LocalVariables.declarationOf(name, n) == local);
     }
 }
