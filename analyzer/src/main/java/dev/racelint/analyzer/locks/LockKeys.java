@@ -9,6 +9,7 @@ import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.CallGraph;
+import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.index.Expressions;
 import dev.racelint.analyzer.index.MethodInfo;
 import dev.racelint.analyzer.resolve.LocalVariables;
@@ -40,7 +41,10 @@ public final class LockKeys {
         if (scope.kind() != LockScope.Kind.LOCK || !(scope.site() instanceof MethodCallExpr call)) {
             return Optional.empty();
         }
-        Optional<Expression> key = keyOf(call);
+        // a lock API of the catalogue or racelint.yml takes its key as an argument; Lock.lock() has it in the lookup
+        boolean api = graph.facts(scope.method()).effects().stream()
+                .anyMatch(site -> site.call() == call && site.effect().kind() == EffectKind.LOCK);
+        Optional<Expression> key = keyOf(call, api);
         if (key.isEmpty()) {
             return Optional.empty();
         }
@@ -56,8 +60,8 @@ public final class LockKeys {
      * The key of the lock {@code call} takes: the first argument of the call that looked the receiver up
      * ({@code getLock(key).lock()}, or a local initialised with it), or a lock API's first argument.
      */
-    private static Optional<Expression> keyOf(MethodCallExpr call) {
-        if (!LockModel.LOCK_METHODS.contains(call.getNameAsString())) {
+    private static Optional<Expression> keyOf(MethodCallExpr call, boolean api) {
+        if (api) {
             return call.getArguments().isEmpty() ? Optional.empty() : Optional.of(call.getArgument(0));
         }
         Expression receiver = call.getScope().map(Expressions::withoutParenthesesAndCasts).orElse(null);

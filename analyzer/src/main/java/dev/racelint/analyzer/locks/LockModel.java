@@ -39,7 +39,11 @@ import dev.racelint.analyzer.index.TypeInfo;
 import dev.racelint.analyzer.index.TypeRef;
 import dev.racelint.analyzer.resolve.LocalVariables;
 import java.nio.file.Path;
-import java.util.Locale;
+import com.github.javaparser.ast.body.EnumDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.LiteralExpr;
+import com.github.javaparser.ast.expr.NullLiteralExpr;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,9 +58,8 @@ import java.util.Set;
  * scope reaches on its own thread, through calls.
  */
 public final class LockModel {
+    /** The acquiring methods of {@code java.util.concurrent.locks.Lock}, matched only on a receiver typed as a lock. */
     static final Set<String> LOCK_METHODS = Set.of("lock", "lockInterruptibly", "tryLock");
-    private static final Set<String> DISTRIBUTED_LOCK_FACTORIES = Set.of("getLock", "getFairLock", "getSpinLock",
-            "getFencedLock", "obtain");
 
     private final CallGraph graph;
     private final ExpressionTyper typer;
@@ -141,7 +144,7 @@ public final class LockModel {
             Position end = releaseAfter(graph.facts(method).effects(), receiver, start);
             StringBuilder key = new StringBuilder();
             if (!call.getArguments().isEmpty()) {
-                appendLiteralParts(call.getArgument(0), key);
+                appendLiteralParts(call.getArgument(0), method.declaringType(), key);
             }
             String api = site.effect().api().replace("()", "");
             String name = api + "(" + (key.isEmpty() ? "" : "\"" + key + "\"") + ")";
@@ -167,7 +170,7 @@ public final class LockModel {
             TransactionScope s = toCommit ? scope : null;
             boolean waits = !op.lockDetail().nonBlocking();
             if (advisory) {
-                String key = advisoryKey(op);
+                String key = advisoryKey(op, method);
                 out.add(new LockScope(LockScope.Kind.ADVISORY, method, op.call(),
                         op.location().withLabel("advisory lock: " + op.describe()),
                         "the advisory lock taken by " + op.describe() + (toCommit ? " (held until commit)" : ""),
@@ -209,7 +212,7 @@ public final class LockModel {
             return fieldName(unwrap(m.getScope().get()), method);
         }
         if (e instanceof MethodCallExpr m) {
-            return distributedName(m);
+            return lookedUpName(m, method);
         }
         if (e instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) instanceof VariableDeclarator v) {
             Expression init = v.getInitializer().map(LockModel::unwrap).orElse(null);
@@ -221,31 +224,94 @@ public final class LockModel {
         return fieldName(e, method);
     }
 
-    private static LockName distributedName(MethodCallExpr call) {
-        if (!DISTRIBUTED_LOCK_FACTORIES.contains(call.getNameAsString()) || call.getArguments().isEmpty()) {
+    /**
+     * A lock value (the receiver of {@code lock()}, typed as a lock) returned by a call given a key: {@code registry.getLock("name")}, {@code lockRegistry.obtain(key)}. Whatever the lookup
+     * method is called, two lookups with the same key get the same lock - except from a JDK container
+     * ({@code locks.computeIfAbsent("a", ..)}), one lock per map instance, where the key alone names nothing.
+     * A receiver of unknown type (the lock library not on the classpath) counts as a lookup: the lock-typed
+     * result and its key are the evidence.
+     */
+    private LockName lookedUpName(MethodCallExpr call, MethodInfo method) {
+        if (call.getArguments().isEmpty() || call.getScope().isEmpty()) {
             return null;
         }
+        for (String c : typer.typeOf(call.getScope().get()).type().candidates()) {
+            if (c.startsWith("java.")) {
+                return null;
+            }
+        }
         StringBuilder name = new StringBuilder();
-        appendLiteralParts(call.getArgument(0), name);
+        appendLiteralParts(call.getArgument(0), method.declaringType(), name);
         return name.isEmpty() ? null : LockName.named(name.toString());
     }
 
     /** The literal parts of a lock key; computed parts become {@code *} (keys of one family share a name). */
-    private static void appendLiteralParts(Expression e, StringBuilder out) {
+    private void appendLiteralParts(Expression e, TypeInfo context, StringBuilder out) {
         Expression x = unwrap(e);
         if (x instanceof StringLiteralExpr s) {
             out.append(s.getValue());
         } else if (x instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
-            appendLiteralParts(b.getLeft(), out);
-            appendLiteralParts(b.getRight(), out);
-        } else if (x instanceof NameExpr || x instanceof FieldAccessExpr) {
+            appendLiteralParts(b.getLeft(), context, out);
+            appendLiteralParts(b.getRight(), context, out);
+        } else if (x instanceof NameExpr n && literalOfLocal(n) != null) {
+            // a local initialised once with a literal is that literal, whichever method declares it
+            LiteralExpr literal = literalOfLocal(n);
+            out.append(literal instanceof StringLiteralExpr s ? s.getValue() : literal.toString());
+        } else if ((x instanceof NameExpr || x instanceof FieldAccessExpr) && isConstant(x, context)) {
+            // a constant names the lock; a variable is a key of the family
             String text = x.toString();
-            String last = text.substring(text.lastIndexOf('.') + 1);
-            // a constant (LOCK_KEY) names the lock; a variable is a key of the family
-            out.append(last.equals(last.toUpperCase(Locale.ROOT)) && !last.isEmpty() ? "{" + last + "}" : "*");
+            out.append("{").append(text.substring(text.lastIndexOf('.') + 1)).append("}");
         } else {
             out.append('*');
         }
+    }
+
+    /** The literal a local is initialised with, when it is never assigned again; else null. */
+    private static LiteralExpr literalOfLocal(NameExpr name) {
+        if (LocalVariables.declarationOf(name.getNameAsString(), name) instanceof VariableDeclarator local
+                && local.getInitializer().map(LockModel::unwrap).orElse(null) instanceof LiteralExpr literal
+                && !(literal instanceof NullLiteralExpr) && !dev.racelint.analyzer.resolve.LocalVariables.reassigned(local)) {
+            return literal;
+        }
+        return null;
+    }
+
+    /**
+     * Does {@code e} read a constant: a static final field (or an interface field, or an enum constant) of a
+     * project type, or a static field of a library type named through its type ({@code Keys.LOCK}), whose
+     * modifiers the index cannot see and which a key only ever reads as a constant.
+     */
+    private boolean isConstant(Expression e, TypeInfo context) {
+        ProgramIndex index = graph.index();
+        if (e instanceof NameExpr n) {
+            if (LocalVariables.declarationOf(n.getNameAsString(), n) != null) {
+                return false;
+            }
+            for (TypeInfo t = context; t != null; t = t.outer()) {
+                ProgramIndex.FieldRef field = index.findField(t, n.getNameAsString());
+                if (field != null) {
+                    return isConstantField(field.owner(), n.getNameAsString());
+                }
+            }
+            return false;
+        }
+        FieldAccessExpr f = (FieldAccessExpr) e;
+        ExpressionTyper.Typed scope = typer.typeOf(unwrap(f.getScope()));
+        if (scope.type().isProject()) {
+            ProgramIndex.FieldRef field = index.findField(scope.type().project(), f.getNameAsString());
+            return field != null && isConstantField(field.owner(), f.getNameAsString());
+        }
+        return scope.isTypeName();
+    }
+
+    private static boolean isConstantField(TypeInfo owner, String name) {
+        VariableDeclarator declarator = owner.fieldDeclarator(name);
+        if (declarator == null) {
+            // no declarator: an enum constant, or a record component (an instance value)
+            return owner.declaration() instanceof EnumDeclaration;
+        }
+        return owner.isInterface() || declarator.getParentNode().orElse(null) instanceof FieldDeclaration field
+                && field.isStatic() && field.isFinal();
     }
 
     /** A field named by {@code f}, {@code this.f}, {@code other.f} or {@code Type.F}, by its declaring type. */
@@ -283,16 +349,18 @@ public final class LockModel {
     }
 
     /** An advisory lock's key: the bound arguments after the SQL, else the statement itself. */
-    private static String advisoryKey(DbOp op) {
+    private String advisoryKey(DbOp op, MethodInfo method) {
+        TypeInfo context = op.call().findAncestor(TypeDeclaration.class).map(typer::typeOf).orElse(method.declaringType());
         List<String> keys = new ArrayList<>();
         var args = op.call().getArguments();
         for (int i = 1; i < args.size(); i++) {
             Expression a = unwrap(args.get(i));
-            if (a instanceof NameExpr || a instanceof FieldAccessExpr) {
+            if ((a instanceof NameExpr || a instanceof FieldAccessExpr) && isConstant(a, context)) {
                 // a constant is the same key however it is qualified (KEY, Keys.KEY, com.acme.Keys.KEY)
                 String text = a.toString();
-                String last = text.substring(text.lastIndexOf('.') + 1);
-                keys.add(last.equals(last.toUpperCase(Locale.ROOT)) ? last : text);
+                keys.add(text.substring(text.lastIndexOf('.') + 1));
+            } else if (a instanceof NameExpr n && literalOfLocal(n) != null) {
+                keys.add(literalOfLocal(n).toString());
             } else if (!(a instanceof ClassExpr) && !(a instanceof LambdaExpr)) {
                 keys.add(a.toString());
             }
