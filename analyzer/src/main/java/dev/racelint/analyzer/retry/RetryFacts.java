@@ -380,10 +380,6 @@ public final class RetryFacts {
         return java.util.Optional.of("its retry policy lists no exception type");
     }
 
-    /**
-     * Evidence that the retry loop around {@code sleep} retries every failure: a catch clause that
-     * stays in the loop catches {@code Exception}, {@code RuntimeException} or {@code Throwable}.
-     */
     /** The catch clause catches every failure ({@code Exception}, {@code Throwable}, ..): its evidence. */
     public java.util.Optional<String> catchCoversEveryFailure(CatchClause c) {
         var type = c.getParameter().getType();
@@ -397,19 +393,19 @@ public final class RetryFacts {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Evidence that the retry loop around {@code sleep} retries every failure: a catch clause that
+     * stays in the loop catches {@code Exception}, {@code RuntimeException} or {@code Throwable}.
+     */
     public java.util.Optional<String> loopCoversEveryFailure(MethodCallExpr sleep) {
         Statement loop = enclosingLoop(sleep);
         if (loop == null) {
             return java.util.Optional.empty();
         }
         for (CatchClause c : loop.findAll(CatchClause.class, c -> !isInterruption(c) && !alwaysLeaves(c.getBody()))) {
-            var type = c.getParameter().getType();
-            List<com.github.javaparser.ast.type.Type> caught = type.isUnionType()
-                    ? new ArrayList<>(type.asUnionType().getElements()) : List.of(type);
-            for (var t : caught) {
-                if (isEveryFailure(t, c)) {
-                    return java.util.Optional.of("catch (" + c.getParameter() + ")");
-                }
+            java.util.Optional<String> every = catchCoversEveryFailure(c);
+            if (every.isPresent()) {
+                return every;
             }
         }
         return java.util.Optional.empty();
