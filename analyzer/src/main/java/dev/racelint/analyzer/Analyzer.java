@@ -214,7 +214,7 @@ public final class Analyzer {
         handlers.usePrivileges(new dev.racelint.analyzer.handlers.PrivilegedEntryPoints(index, handlers, reachability,
                 catalogue.authorization()));
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
-        RetryFacts retries = new RetryFacts(index, resolver.typer());
+        RetryFacts retries = new RetryFacts(index, resolver.typer(), graph);
         JobFacts jobs = new JobFacts(index, reachability);
         long t5 = lap(timings, "models", t4);
         List<MethodInfo> methods = index.methods();

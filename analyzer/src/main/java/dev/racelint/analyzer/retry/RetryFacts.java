@@ -94,11 +94,15 @@ public final class RetryFacts {
     private final ProgramIndex index;
     private final dev.racelint.analyzer.resolve.ExpressionTyper typer;
     private final Annotations annotations;
+    /** The scanned methods' calls and catalogued effects, to see a pause a helper method makes; may be null. */
+    private final dev.racelint.analyzer.callgraph.CallGraph graph;
 
-    public RetryFacts(ProgramIndex index, dev.racelint.analyzer.resolve.ExpressionTyper typer) {
+    public RetryFacts(ProgramIndex index, dev.racelint.analyzer.resolve.ExpressionTyper typer,
+            dev.racelint.analyzer.callgraph.CallGraph graph) {
         this.typer = typer;
         this.index = index;
         this.annotations = new Annotations(index);
+        this.graph = graph;
     }
 
     /** {@code @Retryable(backoff = @Backoff(delay/multiplier...))} without {@code random = true}. */
@@ -603,7 +607,7 @@ public final class RetryFacts {
                 continue;
             }
             for (Statement st : block.getStatements()) {
-                if (!(st instanceof TryStmt t) || !leavesOnSuccess(t.getTryBlock())) {
+                if (!(st instanceof TryStmt t) || !leavesOnSuccess(t.getTryBlock()) || pausesThroughCall(loop, t, method)) {
                     continue;
                 }
                 CatchClause retried = t.getCatchClauses().stream()
@@ -651,6 +655,38 @@ public final class RetryFacts {
             java.util.Map.entry("java.util.concurrent.ScheduledExecutorService", Set.of("schedule")),
             java.util.Map.entry("java.util.concurrent.ScheduledThreadPoolExecutor", Set.of("schedule")),
             java.util.Map.entry("java.util.concurrent.ExecutorService", Set.of("awaitTermination", "invokeAll", "invokeAny")));
+
+    /**
+     * Whether the loop, outside the attempt itself ({@code attempt}'s try block), calls a scanned method
+     * that waits, directly or through the methods it calls: a back-off helper ({@code sleepBackoff(n)})
+     * pauses the retry as much as a {@code Thread.sleep} in the loop does. What the attempt calls is not
+     * asked, so that a pause deep inside the retried work does not hide an immediate retry.
+     */
+    private boolean pausesThroughCall(Statement loop, TryStmt attempt, MethodInfo method) {
+        if (graph == null) {
+            return false;
+        }
+        java.util.ArrayDeque<MethodInfo> work = new java.util.ArrayDeque<>();
+        for (dev.racelint.analyzer.callgraph.CallEdge call : graph.facts(method).calls()) {
+            if (loop.isAncestorOf(call.site()) && !attempt.getTryBlock().isAncestorOf(call.site())) {
+                work.add(call.callee());
+            }
+        }
+        Set<MethodInfo> seen = new java.util.HashSet<>();
+        while (!work.isEmpty()) {
+            MethodInfo callee = work.pop();
+            if (!seen.add(callee)) {
+                continue;
+            }
+            dev.racelint.analyzer.callgraph.MethodFacts facts = graph.facts(callee);
+            if (facts.effects().stream().anyMatch(e -> e.effect().kind() == dev.racelint.analyzer.effects.EffectKind.SLEEP)
+                    || index.bodyNodes(callee).calls().stream().anyMatch(this::waits)) {
+                return true;
+            }
+            facts.calls().forEach(c -> work.add(c.callee()));
+        }
+        return false;
+    }
 
     /** Whether {@code call} waits: a JDK waiting call by its receiver's type (an unscoped call: on this object). */
     private boolean waits(MethodCallExpr call) {
