@@ -24,7 +24,8 @@ import java.util.Map;
 /**
  * Whether two places of one method body can both run in one call of it: not when they sit in the
  * two arms of one {@code if}/{@code else} or {@code ?:}, or in two cases of one {@code switch} where
- * the earlier case cannot fall through, and no loop around that branch runs it again.
+ * the earlier case cannot fall through, or when one sits in an arm that returns or throws and the
+ * other comes after that {@code if} - and no loop around that branch runs it again.
  */
 public final class ExclusiveBranches {
 
@@ -45,7 +46,7 @@ public final class ExclusiveBranches {
         for (Node n = b.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
             Node fromA = childOnPathToA.get(n);
             if (fromA != null) {
-                return splits(n, fromA, fromB) && !repeated(n);
+                return (splits(n, fromA, fromB) || leavesBefore(n, fromA, a, fromB, b)) && !repeated(n);
             }
             if (n instanceof CallableDeclaration<?>) {
                 return false;
@@ -72,6 +73,41 @@ public final class ExclusiveBranches {
             return earlier.getType() != SwitchEntry.Type.STATEMENT_GROUP || leaves(earlier.getStatements());
         }
         return false;
+    }
+
+    /**
+     * In one block, the earlier of the two statements is an {@code if} whose arm holding its place always
+     * leaves the method ({@code return} or {@code throw} last): {@code if (invalid) { reject(); return; }
+     * save(row);} never runs the reject and the save in one call.
+     */
+    private static boolean leavesBefore(Node block, Node fromA, Node a, Node fromB, Node b) {
+        if (!(block instanceof com.github.javaparser.ast.stmt.BlockStmt body)) {
+            return false;
+        }
+        int ia = body.getStatements().indexOf(fromA);
+        int ib = body.getStatements().indexOf(fromB);
+        if (ia < 0 || ib < 0 || ia == ib) {
+            return false;
+        }
+        Node earlier = ia < ib ? fromA : fromB;
+        Node place = ia < ib ? a : b;
+        if (!(earlier instanceof IfStmt test)) {
+            return false;
+        }
+        Node child = place;
+        while (child.getParentNode().orElse(null) != test) {
+            child = child.getParentNode().orElseThrow();
+        }
+        return isArm(test, child) && leavesMethod((Statement) child);
+    }
+
+    /** The statement ends by returning or throwing, whatever runs before that. */
+    private static boolean leavesMethod(Statement statement) {
+        if (statement.isBlockStmt()) {
+            List<Statement> statements = statement.asBlockStmt().getStatements();
+            return !statements.isEmpty() && leavesMethod(statements.get(statements.size() - 1));
+        }
+        return statement instanceof ReturnStmt || statement instanceof ThrowStmt;
     }
 
     private static boolean isArm(IfStmt s, Node child) {

@@ -100,8 +100,11 @@ public final class LockOrderGraph {
                         if (alreadyHeld.contains(reach.acquisition().name())) {
                             continue;
                         }
-                        add(edges, new Edge(outer.name(), reach.acquisition().name(), outer,
-                                path(call, reach, summaries), reach.acquisition()));
+                        List<CallEdge> path = path(call, reach, summaries);
+                        if (sameObjectMonitor(graph.index(), outer, path, reach.acquisition())) {
+                            continue;
+                        }
+                        add(edges, new Edge(outer.name(), reach.acquisition().name(), outer, path, reach.acquisition()));
                     }
                 }
             }
@@ -225,6 +228,57 @@ public final class LockOrderGraph {
             r = summaries.get(r.via().callee().id()).get(reach.acquisition().name());
         }
         return List.copyOf(path);
+    }
+
+    /**
+     * The monitor taken at the end of {@code path} is the one {@code outer} already holds: {@code outer}
+     * is a method's own monitor ({@code synchronized} method or {@code synchronized (this)}), every call
+     * on the way goes to the same object ({@code m()}, {@code this.m()}, {@code super.m()}) of a class
+     * in one hierarchy with the caller's, and the callee locks its own {@code this}. The lock graph names
+     * a monitor by the class that declares the method, so a subclass's {@code synchronized} override
+     * reached from its superclass would otherwise look like a second lock; it is one object's monitor,
+     * and taking it again is reentrant.
+     */
+    private static boolean sameObjectMonitor(dev.racelint.analyzer.index.ProgramIndex index, LockScope outer,
+            List<CallEdge> path, LockScope acquired) {
+        if (!ownMonitor(outer) || !ownMonitor(acquired) || acquired.method() != path.get(path.size() - 1).callee()) {
+            return false;
+        }
+        for (CallEdge call : path) {
+            if (!(call.site() instanceof com.github.javaparser.ast.expr.MethodCallExpr m) || !onSameObject(m)
+                    || call.callee().isStatic() || !oneHierarchy(index, call.caller().declaringType(),
+                            call.callee().declaringType())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A synchronized instance method, or {@code synchronized (this)}, in the scope's own method. */
+    private static boolean ownMonitor(LockScope scope) {
+        if (scope.kind() != LockScope.Kind.MONITOR || scope.method().isStatic()) {
+            return false;
+        }
+        if (scope.site() instanceof com.github.javaparser.ast.stmt.SynchronizedStmt sync) {
+            return sync.getExpression() instanceof com.github.javaparser.ast.expr.ThisExpr t && t.getTypeName().isEmpty();
+        }
+        return scope.site() == scope.method().declaration();
+    }
+
+    /** {@code m()}, {@code this.m()} or {@code super.m()} outside any nested class: the caller's own object. */
+    private static boolean onSameObject(com.github.javaparser.ast.expr.MethodCallExpr call) {
+        boolean ownReceiver = call.getScope().map(scope -> scope instanceof com.github.javaparser.ast.expr.ThisExpr t
+                && t.getTypeName().isEmpty() || scope instanceof com.github.javaparser.ast.expr.SuperExpr s
+                && s.getTypeName().isEmpty()).orElse(true);
+        boolean inNestedClass = call.findAncestor(com.github.javaparser.ast.expr.ObjectCreationExpr.class)
+                .filter(c -> c.getAnonymousClassBody().isPresent()).isPresent()
+                || call.findAncestor(com.github.javaparser.ast.stmt.LocalClassDeclarationStmt.class).isPresent();
+        return ownReceiver && !inNestedClass;
+    }
+
+    private static boolean oneHierarchy(dev.racelint.analyzer.index.ProgramIndex index,
+            dev.racelint.analyzer.index.TypeInfo a, dev.racelint.analyzer.index.TypeInfo b) {
+        return a == b || index.isSubtypeOf(a, Set.of(b.qualifiedName())) || index.isSubtypeOf(b, Set.of(a.qualifiedName()));
     }
 
     /** Keeps one witness per ordered pair: the shortest, ties broken by position so the result is deterministic. */
