@@ -42,6 +42,16 @@ class ExclusiveBranchesTest {
     }
 
     @Test
+    void anArmThatLeavesNeverRunsWithWhatFollowsTheIf() {
+        assertThat(exclusive("if (b) { send(); return; } write();")).isTrue();
+        assertThat(exclusive("if (b) { if (k > 1) { send(); } throw new IllegalStateException(); } write();")).isTrue();
+        assertThat(exclusive("if (b) { send(); if (k > 1) { return; } } write();")).isFalse();
+        assertThat(exclusive("write(); if (b) { send(); return; }")).isFalse();
+        assertThat(exclusive("if (send()) { return; } write();")).isFalse();
+        assertThat(exclusive("for (int i : l) { if (i > 0) { send(); return; } write(); }")).isFalse();
+    }
+
+    @Test
     void switchCasesAreExclusiveUnlessTheyFallThrough() {
         assertThat(exclusive("switch (k) { case 1: write(); break; case 2: send(); break; }")).isTrue();
         assertThat(exclusive("switch (k) { case 1: { write(); return; } default: send(); }")).isTrue();
