@@ -91,7 +91,7 @@ public final class DualWriteRule implements Rule {
                 if (!isPublish(site.item())) {
                     continue;
                 }
-                if (reported.contains(site.item().effect().apiKey())) {
+                if (reported.contains(site.item().effect().apiKey()) || !runsForArguments(context, edge, site)) {
                     continue;
                 }
                 CodeLocation write = writeElsewhere(context, ops, edge);
@@ -101,6 +101,30 @@ public final class DualWriteRule implements Rule {
                 }
             }
         }
+    }
+
+    /**
+     * The publish can run for the boolean literals {@code edge} passes: {@code reject(true)} into a callee
+     * that dead-letters only when its flag is false does not publish. The publish runs when the callee
+     * makes it, or calls toward its method, somewhere those constants do not rule out.
+     */
+    private static boolean runsForArguments(MethodContext context, CallEdge edge, Reached<EffectSite> site) {
+        if (dev.racelint.analyzer.callgraph.ConstantArguments.bound(edge).isEmpty()) {
+            return true;
+        }
+        if (site.in() == edge.callee()) {
+            return !dev.racelint.analyzer.callgraph.ConstantArguments.excludes(edge, site.item().call());
+        }
+        for (CallEdge next : context.transactions().graph().facts(edge.callee()).calls()) {
+            if (dev.racelint.analyzer.callgraph.ConstantArguments.excludes(edge, next.site())) {
+                continue;
+            }
+            if (next.callee() == site.in() || context.reachability().effects(next.callee(), true).stream()
+                    .anyMatch(r -> r.item() == site.item())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -672,6 +672,17 @@ public final class RetryFacts {
                 work.add(call.callee());
             }
         }
+        // a loop in a lambda handed to a framework (a listener callback) is not in the method's own calls:
+        // an unscoped call there still names a method of the enclosing classes, as Java resolves it
+        for (MethodCallExpr call : loop.findAll(MethodCallExpr.class)) {
+            if (call.getScope().isEmpty() && !attempt.getTryBlock().isAncestorOf(call)) {
+                for (dev.racelint.analyzer.index.TypeInfo type = method.declaringType(); type != null; type = type.outer()) {
+                    type.methodsNamed(call.getNameAsString()).stream()
+                            .filter(m -> m.declaration().getParameters().size() == call.getArguments().size())
+                            .forEach(work::add);
+                }
+            }
+        }
         Set<MethodInfo> seen = new java.util.HashSet<>();
         while (!work.isEmpty()) {
             MethodInfo callee = work.pop();
