@@ -418,19 +418,26 @@ public final class WriteSkewRule implements Rule {
     }
 
     /** " Reported as a note: ..." for {@link #removesWhatNothingReferences}, naming the check's place. */
-    private static String unreferencedSentence(DbOp check, DbOp write) {
+    private static String unreferencedSentence(DbOp check, List<DbOp> writes) {
         return " Reported as a note: the check at " + check.location().file().getFileName() + ":"
                 + check.location().region().startLine() + " only asks whether any " + check.table()
-                + " row is left, and what it decides is a DELETE from " + write.table() + ": the race leaves a "
-                + check.table() + " row added meanwhile referring to a removed " + write.table()
-                + " row (or removed with it by a cascading foreign key); nothing is duplicated or exceeded.";
+                + " row is left, and every write it decides is a DELETE (from " + String.join(", ", deletedTables(writes))
+                + "): the race leaves a row added meanwhile referring to a removed one (or removed with it by a"
+                + " cascading foreign key); nothing is duplicated or exceeded.";
     }
 
-    private static String unreferencedFix(DbOp check, DbOp write) {
-        return "Let the database refuse the delete: a foreign key from " + check.table() + " to " + write.table()
-                + " without ON DELETE CASCADE / SET NULL (RESTRICT) makes it fail while a row still refers to it;"
-                + " or lock the " + write.table() + " row (SELECT ... FOR UPDATE) here and where " + check.table()
+    /** The referring rows are the check's; which deleted table they refer to is named only when there is one. */
+    private static String unreferencedFix(DbOp check, List<DbOp> writes) {
+        List<String> tables = deletedTables(writes);
+        String target = tables.size() == 1 ? "the " + tables.get(0) + " row" : "the removed rows";
+        return "Let the database refuse the delete: declare the foreign key by which " + check.table() + " rows refer to "
+                + target + " without ON DELETE CASCADE / SET NULL (RESTRICT), so the delete fails while such a row"
+                + " exists; or lock " + target + " (SELECT ... FOR UPDATE) here and where " + check.table()
                 + " rows referring to it are added.";
+    }
+
+    private static List<String> deletedTables(List<DbOp> writes) {
+        return writes.stream().map(DbOp::table).distinct().toList();
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, MethodFlow flow, TransactionScope scope,
@@ -452,12 +459,12 @@ public final class WriteSkewRule implements Rule {
                         + (writes.size() > 1 ? " The same check decides " + (writes.size() - 1) + " more write"
                                 + (writes.size() > 2 ? "s" : "") + " (related locations)." : "")
                         + (privileged ? PrivilegedCallers.sentence(context)
-                                : unreferenced ? unreferencedSentence(check, write) : ""))
+                                : unreferenced ? unreferencedSentence(check, writes) : ""))
                 .build();
         Level level = unreferenced && !privileged ? Level.NOTE : PrivilegedCallers.level(rule, context);
         return new Finding(rule.id(), level, message, write.location().withLabel(write.describe()),
                 related, List.of(scope.anchor(), checkAt, writeAt),
-                unreferenced ? unreferencedFix(check, write) : rule.fix(),
+                unreferenced ? unreferencedFix(check, writes) : rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(), check.describe()),
                 context.method().signature());
     }
