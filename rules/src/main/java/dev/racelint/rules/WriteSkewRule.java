@@ -91,7 +91,7 @@ public final class WriteSkewRule implements Rule {
                     break;
                 }
             }
-            decided.forEach((check, writes) -> reporter.report(finding(rule, context, scope, check, writes)));
+            decided.forEach((check, writes) -> reporter.report(finding(rule, context, flow, scope, check, writes)));
         }
     }
 
@@ -366,13 +366,89 @@ public final class WriteSkewRule implements Rule {
         return !write.keyColumns().isEmpty() && check.keyColumns().containsAll(write.keyColumns());
     }
 
-    private static Finding finding(RuleDescriptor rule, MethodContext context, TransactionScope scope, DbOp check,
-            List<DbOp> writes) {
+    /**
+     * The check only asks whether any row of its table is left (an EXISTS, or a COUNT compared with 0
+     * and nothing else) and every write it decides deletes rows of another table: the invariant is that
+     * nothing refers to what is removed. A row added meanwhile is left referring to a removed row (or
+     * is taken along by a cascading key): one stale reference at the moment someone removed its target,
+     * not a duplicate, an exceeded limit or a lost value. A sum, or a count held against another bound
+     * (at least one admin left), is an invariant over values and stays a warning.
+     */
+    private static boolean removesWhatNothingReferences(MethodFlow flow, DbOp check, List<DbOp> writes) {
+        if (writes.stream().anyMatch(w -> w.kind() != DbOp.Kind.DELETE || w.table().isEmpty() || w.sameTable(check))) {
+            return false;
+        }
+        if (check.shape() == DbOp.ReadShape.EXISTS) {
+            return true;
+        }
+        if (check.shape() != DbOp.ReadShape.COUNT) {
+            return false;
+        }
+        Node method = check.call().findAncestor(CallableDeclaration.class).orElse(null);
+        if (method == null) {
+            return false;
+        }
+        boolean compared = false;
+        for (BinaryExpr compare : method.findAll(BinaryExpr.class)) {
+            if (!isComparison(compare) || isNullComparison(compare)) {
+                continue;
+            }
+            boolean left = carries(compare.getLeft(), flow, check);
+            boolean right = carries(compare.getRight(), flow, check);
+            if (!left && !right) {
+                continue;
+            }
+            if (!isZero(left ? compare.getRight() : compare.getLeft())) {
+                return false;
+            }
+            compared = true;
+        }
+        return compared;
+    }
+
+    /** The expression is the check's call or a value the check's result reaches. */
+    private static boolean carries(Expression e, MethodFlow flow, DbOp check) {
+        return e == check.end() || e == check.call() || flow.reaching(e).contains(check);
+    }
+
+    private static boolean isZero(Expression e) {
+        String literal = e instanceof IntegerLiteralExpr i ? i.getValue()
+                : e instanceof com.github.javaparser.ast.expr.LongLiteralExpr l ? l.getValue() : null;
+        return literal != null && literal.replaceAll("[lL]$", "").equals("0");
+    }
+
+    /** " Reported as a note: ..." for {@link #removesWhatNothingReferences}, naming the check's place. */
+    private static String unreferencedSentence(DbOp check, List<DbOp> writes) {
+        return " Reported as a note: the check at " + check.location().file().getFileName() + ":"
+                + check.location().region().startLine() + " only asks whether any " + check.table()
+                + " row is left, and every write it decides is a DELETE (from " + String.join(", ", deletedTables(writes))
+                + "): the race leaves a row added meanwhile referring to a removed one (or removed with it by a"
+                + " cascading foreign key); nothing is duplicated or exceeded.";
+    }
+
+    /** The referring rows are the check's; which deleted table they refer to is named only when there is one. */
+    private static String unreferencedFix(DbOp check, List<DbOp> writes) {
+        List<String> tables = deletedTables(writes);
+        String target = tables.size() == 1 ? "the " + tables.get(0) + " row" : "the removed rows";
+        return "Let the database refuse the delete: declare the foreign key by which " + check.table() + " rows refer to "
+                + target + " without ON DELETE CASCADE / SET NULL (RESTRICT), so the delete fails while such a row"
+                + " exists; or lock " + target + " (SELECT ... FOR UPDATE) here and where " + check.table()
+                + " rows referring to it are added.";
+    }
+
+    private static List<String> deletedTables(List<DbOp> writes) {
+        return writes.stream().map(DbOp::table).distinct().toList();
+    }
+
+    private static Finding finding(RuleDescriptor rule, MethodContext context, MethodFlow flow, TransactionScope scope,
+            DbOp check, List<DbOp> writes) {
         DbOp write = writes.get(0);
         CodeLocation checkAt = check.location().withLabel("checks the invariant: " + check.describe());
         CodeLocation writeAt = write.location().withLabel("writes: " + write.describe());
         List<CodeLocation> related = new ArrayList<>(List.of(checkAt, writeAt));
         writes.stream().skip(1).forEach(w -> related.add(w.location().withLabel("also writes: " + w.describe())));
+        boolean privileged = context.onlyPrivilegedCallers().isPresent();
+        boolean unreferenced = removesWhatNothingReferences(flow, check, writes);
         Message message = Message.builder()
                 .text("In " + scope.title() + ", ").link(PersistenceRules.name(check), 0)
                 .text(" checks an invariant over " + check.table() + " rows and decides whether ")
@@ -382,10 +458,13 @@ public final class WriteSkewRule implements Rule {
                         + "invariant (write skew)."
                         + (writes.size() > 1 ? " The same check decides " + (writes.size() - 1) + " more write"
                                 + (writes.size() > 2 ? "s" : "") + " (related locations)." : "")
-                        + PrivilegedCallers.sentence(context))
+                        + (privileged ? PrivilegedCallers.sentence(context)
+                                : unreferenced ? unreferencedSentence(check, writes) : ""))
                 .build();
-        return new Finding(rule.id(), PrivilegedCallers.level(rule, context), message, write.location().withLabel(write.describe()),
-                related, List.of(scope.anchor(), checkAt, writeAt), rule.fix(),
+        Level level = unreferenced && !privileged ? Level.NOTE : PrivilegedCallers.level(rule, context);
+        return new Finding(rule.id(), level, message, write.location().withLabel(write.describe()),
+                related, List.of(scope.anchor(), checkAt, writeAt),
+                unreferenced ? unreferencedFix(check, writes) : rule.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(), check.describe()),
                 context.method().signature());
     }
