@@ -75,7 +75,7 @@ public final class UncheckedRowCountRule implements Rule {
             if (endStateWrite(context, context.method(), op) && nothingActsOnIt(context, context.method(), flow, op)) {
                 continue; // 0 rows: another writer already left the row in the state this one writes
             }
-            Optional<String> reread = handsOnRowReadBack(flow, op);
+            Optional<String> reread = handsOnRowReadBack(context.persistence().classifier(), flow, op);
             Message message = Message.builder()
                     .link(PersistenceRules.name(op), 0)
                     .text(" is a conditional " + op.kind().name() + " on " + op.table()
@@ -97,7 +97,8 @@ public final class UncheckedRowCountRule implements Rule {
      * {@code updateIng2Success(id, ..)}), and no row is written after that block. When another writer
      * got there first, what is handed on is the state that writer left, not the one this write assumed.
      */
-    private static Optional<String> handsOnRowReadBack(MethodFlow flow, DbOp op) {
+    private static Optional<String> handsOnRowReadBack(dev.racelint.analyzer.persistence.DbOpClassifier classifier,
+            MethodFlow flow, DbOp op) {
         Node statement = op.end();
         while (statement != null && !(statement instanceof com.github.javaparser.ast.stmt.Statement)) {
             statement = statement.getParentNode().orElse(null);
@@ -111,9 +112,13 @@ public final class UncheckedRowCountRule implements Rule {
         var after = statements.subList(statements.indexOf(statement) + 1, statements.size());
         DbOp first = null;
         for (var next : after) {
-            DbOp reread = flow.ops().stream().filter(o -> o.kind() == DbOp.Kind.READ && o.sameTable(op)
-                    && o.call().isDescendantOf(next) && o.call().getArguments().contains(key)
-                    && o.call().getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.MethodCallExpr)
+            // a read passed straight to a call: the flow records the outer call, so classify the argument
+            DbOp reread = next.findAll(com.github.javaparser.ast.expr.MethodCallExpr.class).stream()
+                    .filter(read -> read.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.MethodCallExpr
+                            && read.getArguments().contains(key))
+                    .map(read -> flow.ops().stream().filter(o -> o.call() == read).findFirst()
+                            .or(() -> classifier.classify(read)).orElse(null))
+                    .filter(o -> o != null && o.kind() == DbOp.Kind.READ && o.sameTable(op))
                     .findFirst().orElse(null);
             if (reread == null) {
                 return Optional.empty();
@@ -122,7 +127,8 @@ public final class UncheckedRowCountRule implements Rule {
         }
         com.github.javaparser.Position blockEnd = block.getEnd().get();
         boolean writesLater = flow.ops().stream().anyMatch(o -> o != op && o.isWrite()
-                && o.call().getBegin().map(b -> b.isAfter(blockEnd)).orElse(true));
+                && o.call().getBegin().map(b -> b.isAfter(blockEnd)).orElse(true)
+                && !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(o.call(), op.call()));
         if (first == null || writesLater) {
             return Optional.empty();
         }
