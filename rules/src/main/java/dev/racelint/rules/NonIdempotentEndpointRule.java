@@ -72,6 +72,10 @@ public final class NonIdempotentEndpointRule implements Rule {
                 handler.describe());
         List<Reached<DbOp>> reached = context.reachability().databaseOperations(context.method(), false);
         boolean changesRows = reached.stream().anyMatch(op -> relativeUnclaimed(context, op));
+        // with no row written, a call that sends a fresh code kept under a cache key repeats as one more message
+        boolean writesNoRow = reached.stream().noneMatch(op -> op.item().isWrite());
+        Repeat codeOnly = null;
+        String codeFact = null;
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
             EffectSite effect = site.item();
             // A GET/HEAD/OPTIONS call reads (also when a wrapper's callers pass the verb); a replay
@@ -85,13 +89,20 @@ public final class NonIdempotentEndpointRule implements Rule {
             Repeat repeat = repeatedRequest(context, context.method(), site, changesRows, new java.util.HashSet<>());
             if (repeat != null && !claimed(context, repeat.reached(), effect.call())
                     && keyedInsertBefore(context, reached, repeat.reached()) == null) {
-                report(rule, context, handler, at, effect.location(), repeat.reached(),
-                        "calls " + effect.effect().api() + " (" + effect.effect().label()
-                                + (repeat.request() == null ? "" : ", " + repeat.request()) + ")",
-                        ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
-                        "makes the call again", effect.effect().apiKey(), reporter);
-                return;
+                String fact = writesNoRow ? freshCodeStored(repeat.reached()) : null;
+                if (fact == null) {
+                    reportCall(rule, context, handler, at, repeat, null, reporter);
+                    return;
+                }
+                if (codeOnly == null) {
+                    codeOnly = repeat;
+                    codeFact = fact;
+                }
             }
+        }
+        if (codeOnly != null) {
+            reportCall(rule, context, handler, at, codeOnly, codeFact, reporter);
+            return;
         }
         List<DbOp> all = reached.stream().map(Reached::item).toList();
         // A lone new row (an admin "add" with a generated id) repeats as a visible, deletable
@@ -106,6 +117,43 @@ public final class NonIdempotentEndpointRule implements Rule {
                 return;
             }
         }
+    }
+
+    private static void reportCall(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
+            Repeat repeat, String smallHarm, Reporter reporter) {
+        EffectSite effect = repeat.reached().item();
+        report(rule, context, handler, at, effect.location(), repeat.reached(),
+                "calls " + effect.effect().api() + " (" + effect.effect().label()
+                        + (repeat.request() == null ? "" : ", " + repeat.request()) + ")",
+                ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
+                "makes the call again", effect.effect().apiKey(), smallHarm, reporter);
+    }
+
+    /**
+     * The note's sentence when a method on the way to the call (or the calling method) passes it a
+     * value drawn at random there and sets the same value under a cache key ({@link
+     * dev.racelint.analyzer.handlers.FreshCodes}): the handler writes no row, so a retry sends one more
+     * message with a new code that replaces the stored one, and leaves no second record. Null otherwise.
+     */
+    private static String freshCodeStored(Reached<EffectSite> reached) {
+        List<CallEdge> path = reached.path();
+        for (int i = path.size(); i >= 0; i--) {
+            MethodInfo in = i == path.size() ? reached.item().method() : path.get(i).caller();
+            Node site = i == path.size() ? reached.item().call() : path.get(i).site();
+            var found = dev.racelint.analyzer.handlers.FreshCodes.of(in, site).orElse(null);
+            if (found != null) {
+                var file = in.declaringType().file().path();
+                CodeLocation draw = SourceLocations.ofCall(file, found.draw(), "draw");
+                CodeLocation store = SourceLocations.ofCall(file, found.store(), "store");
+                return " Reported as a note: the call sends a value drawn at random in " + in.displayName() + " ("
+                        + found.draw() + " at " + draw.file().getFileName() + ":" + draw.region().startLine()
+                        + "), sets that value under a cache key ("
+                        + found.store() + " at " + store.file().getFileName() + ":" + store.region().startLine()
+                        + "), and writes no row: a retry sends one more message whose new value replaces the stored "
+                        + "one, and leaves no duplicate record.";
+            }
+        }
+        return null;
     }
 
     /**
@@ -423,6 +471,9 @@ public final class NonIdempotentEndpointRule implements Rule {
         return LOGGER_TYPES.contains(simple) || LOGGER_TYPES.contains(type);
     }
 
+    static final String CODE_FIX = "If the extra messages cost, bound resends per recipient: set a cooldown key with "
+            + "an expiry atomically (SET NX) before sending, and answer the retry from it instead of sending again.";
+
     static final String COMPOUND_FIX = "Let the caller send a key it generates once per intent (an Idempotency-Key header, "
             + "or a token the confirm step issued) and insert it under a unique constraint in the same transaction, "
             + "before the record and the relative update: the retry then fails at that insert and answers with the "
@@ -454,15 +505,15 @@ public final class NonIdempotentEndpointRule implements Rule {
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
             CodeLocation effect, Reached<?> reached, String what, String unguarded, String again, String key,
-            Reporter reporter) {
+            String smallHarm, Reporter reporter) {
         Message message = Message.builder()
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
                 .text(HandlerRules.via(reached) + unguarded + " and takes no idempotency key: a retried request "
-                        + again + ".")
+                        + again + "." + (smallHarm == null ? "" : smallHarm))
                 .build();
-        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(effect),
-                HandlerRules.flow(at, reached, effect), rule.fix(),
+        reporter.report(new Finding(rule.id(), smallHarm == null ? rule.level() : Level.NOTE, message, at, List.of(effect),
+                HandlerRules.flow(at, reached, effect), smallHarm == null ? rule.fix() : CODE_FIX,
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", key), context.method().signature()));
     }
 }

@@ -75,17 +75,68 @@ public final class UncheckedRowCountRule implements Rule {
             if (endStateWrite(context, context.method(), op) && nothingActsOnIt(context, context.method(), flow, op)) {
                 continue; // 0 rows: another writer already left the row in the state this one writes
             }
+            Optional<String> reread = handsOnRowReadBack(context.persistence().classifier(), flow, op);
             Message message = Message.builder()
                     .link(PersistenceRules.name(op), 0)
                     .text(" is a conditional " + op.kind().name() + " on " + op.table()
                             + " but its affected-row count is never tested: when another writer got there first, "
-                            + "0 rows change and the code carries on as if it had succeeded.")
+                            + "0 rows change and the code carries on as if it had succeeded." + reread.orElse(""))
                     .build();
             CodeLocation at = op.location().withLabel(op.describe());
-            reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(at), List.of(), rule.fix(),
+            reporter.report(new Finding(rule.id(), reread.isPresent() ? Level.NOTE : rule.level(), message, at,
+                    List.of(at), List.of(), rule.fix(),
                     Fingerprints.of(rule.id(), context.method().signature(), op.call().toString(), ""),
                     context.method().signature()));
         }
+    }
+
+    /**
+     * The note's sentence when what follows the write hands on the row as the database holds it: each
+     * statement after the write in its block passes on a read of the write's table by the write's own
+     * key argument, made after the write ({@code notify(orders.getById(id))} after
+     * {@code updateIng2Success(id, ..)}), and no row is written after that block. When another writer
+     * got there first, what is handed on is the state that writer left, not the one this write assumed.
+     */
+    private static Optional<String> handsOnRowReadBack(dev.racelint.analyzer.persistence.DbOpClassifier classifier,
+            MethodFlow flow, DbOp op) {
+        Node statement = op.end();
+        while (statement != null && !(statement instanceof com.github.javaparser.ast.stmt.Statement)) {
+            statement = statement.getParentNode().orElse(null);
+        }
+        if (statement == null || !(statement.getParentNode().orElse(null)
+                instanceof com.github.javaparser.ast.stmt.BlockStmt block) || op.call().getArguments().isEmpty()
+                || !(op.call().getArgument(0) instanceof NameExpr key) || block.getEnd().isEmpty()) {
+            return Optional.empty();
+        }
+        var statements = block.getStatements();
+        var after = statements.subList(statements.indexOf(statement) + 1, statements.size());
+        DbOp first = null;
+        for (var next : after) {
+            // a read passed straight to a call: the flow records the outer call, so classify the argument
+            DbOp reread = next.findAll(com.github.javaparser.ast.expr.MethodCallExpr.class).stream()
+                    .filter(read -> read.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.MethodCallExpr
+                            && read.getArguments().contains(key))
+                    .map(read -> flow.ops().stream().filter(o -> o.call() == read).findFirst()
+                            .or(() -> classifier.classify(read)).orElse(null))
+                    .filter(o -> o != null && o.kind() == DbOp.Kind.READ && o.sameTable(op))
+                    .findFirst().orElse(null);
+            if (reread == null) {
+                return Optional.empty();
+            }
+            first = first == null ? reread : first;
+        }
+        com.github.javaparser.Position blockEnd = block.getEnd().get();
+        boolean writesLater = flow.ops().stream().anyMatch(o -> o != op && o.isWrite()
+                && o.call().getBegin().map(b -> b.isAfter(blockEnd)).orElse(true)
+                && !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(o.call(), op.call()));
+        if (first == null || writesLater) {
+            return Optional.empty();
+        }
+        int line = first.call().getBegin().map(b -> b.line).orElse(0);
+        return Optional.of(" Reported as a note: the code after it hands on the " + op.table() + " row read back by "
+                + key + " (" + PersistenceRules.name(first) + " at " + op.location().file().getFileName() + ":" + line
+                + ") and writes no row after that: when the write lost "
+                + "the race, what is handed on is the state the other writer left, not the one this write assumed.");
     }
 
     /**

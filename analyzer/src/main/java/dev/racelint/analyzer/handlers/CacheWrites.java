@@ -45,6 +45,14 @@ public final class CacheWrites {
         return out;
     }
 
+    /** Writes that replace the value a key holds ({@code set}, {@code setex}, a hash {@code put}), not appends or counters. */
+    private static final Set<String> OVERWRITES = Set.of("set", "setex", "psetex", "put");
+
+    /** A write on a cache client that sets a key's value, replacing what the key held. */
+    public static boolean setsValue(MethodCallExpr call) {
+        return OVERWRITES.contains(call.getNameAsString()) && call.getArguments().size() >= 2 && isCacheClient(call);
+    }
+
     /** Cache client types whose {@code set/setex/expire/put} write an entry with an expiry. */
     private static final Set<String> CLIENT_TYPES = Set.of("RedisTemplate", "StringRedisTemplate",
             "ReactiveRedisTemplate", "ReactiveStringRedisTemplate", "ValueOperations", "HashOperations",
