@@ -290,8 +290,20 @@ public final class LostUpdateRule implements Rule {
             if (passedIn) {
                 DbOp arrived = read;
                 CallerReads.Arrival from = arrivals.stream().filter(a -> a.read() == arrived).findFirst().orElseThrow();
+                // one defect, one finding: every other caller that reads the row and hands it in the same way
+                // reaches this save too, and is shown as a further path to it
+                MethodFlow arriving = flow;
+                List<CallerReads.Arrival> others = arrivals.stream()
+                        .filter(a -> a != from && a.parameter() == from.parameter() && a.edge().caller() != from.edge().caller()
+                                && a.read().entity() != null && !a.read().entity().versioned() && a.read().sameTable(arrived)
+                                && !PersistenceRules.lockHeld(context, a.read())
+                                && carriesStoredValue(arriving, setter.getArgument(0), a.read()))
+                        .collect(java.util.stream.Collectors.toMap(a -> a.edge().caller(), a -> a, (a, b) -> a,
+                                java.util.LinkedHashMap::new))
+                        .values().stream().toList();
                 reported.add(entityVar.getNameAsString());
-                reporter.report(passedInFinding(rule, context, from, save, entityFix(read.entity().type().simpleName(), false)));
+                reporter.report(passedInFinding(rule, context, from, others, save,
+                        entityFix(read.entity().type().simpleName(), false)));
                 continue;
             }
             reported.add(entityVar.getNameAsString());
@@ -530,27 +542,42 @@ public final class LostUpdateRule implements Rule {
     }
 
     /** A row a caller read and passed in, changed here from its stored value and saved whole. */
-    private static Finding passedInFinding(RuleDescriptor rule, MethodContext context, CallerReads.Arrival from, DbOp save,
-            String fix) {
+    private static Finding passedInFinding(RuleDescriptor rule, MethodContext context, CallerReads.Arrival from,
+            List<CallerReads.Arrival> others, DbOp save, String fix) {
         DbOp read = from.read();
         CodeLocation readAt = read.location().withLabel("reads: " + read.describe());
-        CodeLocation passAt = from.edge().location().withLabel("passes the row read to "
-                + context.method().displayName() + " as `" + from.parameter().getNameAsString() + "`");
+        CodeLocation passAt = passedAt(context, from);
         CodeLocation writeAt = save.location().withLabel("writes: " + save.describe());
         String table = read.entity().type().simpleName() + " (" + read.table() + ")";
-        Message message = Message.builder()
+        List<CodeLocation> related = new java.util.ArrayList<>(List.of(readAt, passAt, writeAt));
+        Message.Builder text = Message.builder()
                 .text("The row read by ").link(PersistenceRules.name(read), 0)
                 .text(" in " + from.edge().caller().displayName() + " is ").link("passed in", 1)
                 .text(" as `" + from.parameter().getNameAsString() + "`, changed here from its stored values and saved "
                         + "whole to the same " + table + " row by ")
                 .link(PersistenceRules.name(save), 2)
                 .text(" with no version check or row lock: a change another writer commits between that read and this "
-                        + "save is silently overwritten.")
-                .build();
-        return new Finding(rule.id(), rule.level(), message, writeAt, List.of(readAt, passAt, writeAt),
+                        + "save is silently overwritten.");
+        if (!others.isEmpty()) {
+            text.text(" " + (others.size() == 1 ? "Another caller reads" : "Other callers read") + " the row and hands it in the same way:");
+            for (int i = 0; i < others.size(); i++) {
+                CallerReads.Arrival other = others.get(i);
+                related.add(other.read().location().withLabel("reads: " + other.read().describe()));
+                related.add(passedAt(context, other));
+                text.text(i == 0 ? " " : ", ").link(other.edge().caller().displayName(), related.size() - 1);
+            }
+            text.text(".");
+        }
+        Message message = text.build();
+        return new Finding(rule.id(), rule.level(), message, writeAt, related,
                 List.of(readAt, passAt, writeAt), fix,
                 Fingerprints.of(rule.id(), context.method().signature(), save.call().toString(), read.describe()),
                 context.method().signature());
+    }
+
+    private static CodeLocation passedAt(MethodContext context, CallerReads.Arrival from) {
+        return from.edge().location().withLabel("passes the row read to " + context.method().displayName() + " as `"
+                + from.parameter().getNameAsString() + "`");
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, DbOp read, CodeLocation writeAt,

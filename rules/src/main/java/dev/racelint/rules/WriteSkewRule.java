@@ -68,6 +68,9 @@ public final class WriteSkewRule implements Rule {
             }
             // one finding per check: the first write it decides is reported, the others are related
             java.util.Map<DbOp, List<DbOp>> decided = new java.util.LinkedHashMap<>();
+            // checks of a stored total, with the write that keeps that total
+            java.util.Map<DbOp, dev.racelint.analyzer.persistence.ServerMaintainedTables.Upkeep> totals =
+                    new java.util.IdentityHashMap<>();
             for (DbOp write : flow.ops()) {
                 if (!write.isWrite() || !scope.covers().test(write.call())
                         || PersistenceRules.lockedReadBefore(context, flow.ops(), write)) {
@@ -90,8 +93,15 @@ public final class WriteSkewRule implements Rule {
                     decided.computeIfAbsent(check, c -> new ArrayList<>()).add(write);
                     break;
                 }
+                if (decided.values().stream().noneMatch(w -> w.contains(write))) {
+                    DbOp total = storedTotalCheck(context, flow, scope, write, totals);
+                    if (total != null) {
+                        decided.computeIfAbsent(total, c -> new ArrayList<>()).add(write);
+                    }
+                }
             }
-            decided.forEach((check, writes) -> reporter.report(finding(rule, context, flow, scope, check, writes)));
+            decided.forEach((check, writes) -> reporter.report(finding(rule, context, flow, scope, check, writes,
+                    totals.get(check))));
         }
     }
 
@@ -292,6 +302,194 @@ public final class WriteSkewRule implements Rule {
         return out;
     }
 
+    /**
+     * A read of a row whose column the program keeps as a total of {@code write}'s table
+     * ({@link dev.racelint.analyzer.persistence.ServerMaintainedTables}: {@code customer.setCredit(SUM(..))}),
+     * tested in the transaction so that it decides whether {@code write} commits: the write runs under
+     * the test, or after a test that throws, or before a test that throws and so rolls it back. The
+     * stored total stands for the rows it sums; a concurrent transaction's row is not in it until that
+     * one recomputes it, so both pass a balance check over the same stale total (write skew).
+     */
+    private static DbOp storedTotalCheck(MethodContext context, MethodFlow flow, TransactionScope scope, DbOp write,
+            java.util.Map<DbOp, dev.racelint.analyzer.persistence.ServerMaintainedTables.Upkeep> totals) {
+        if (write.table().isEmpty() || write.kind() == DbOp.Kind.DELETE) {
+            return null;
+        }
+        var index = context.persistence().index();
+        List<Expression> before = new ArrayList<>(conditionsBefore(write.call(), null));
+        List<Expression> after = throwingTestsAfter(write.call(), index);
+        for (DbOp read : flow.ops()) {
+            if (read.kind() != DbOp.Kind.READ || read.table().isEmpty() || read.sameTable(write)
+                    || !scope.covers().test(read.call()) || PersistenceRules.lockHeld(context, read)) {
+                continue;
+            }
+            Set<String> keptBy = new java.util.TreeSet<>();
+            dev.racelint.analyzer.persistence.ServerMaintainedTables.Upkeep kept = null;
+            for (var upkeep : context.persistence().serverMaintained().upkeep(read.table())) {
+                if (upkeep.kind() == dev.racelint.analyzer.persistence.ServerMaintainedTables.Upkeep.Kind.DERIVED
+                        && upkeep.sourceTable().equalsIgnoreCase(write.table())) {
+                    keptBy.addAll(upkeep.keptBy());
+                    kept = kept == null ? upkeep : kept;
+                }
+            }
+            if (keptBy.isEmpty()) {
+                continue;
+            }
+            boolean decides = false;
+            for (Expression test : before) {
+                decides |= testsKeptTotal(test, flow, read, keptBy, scope);
+            }
+            for (Expression test : after) {
+                decides |= PersistenceRules.position(read) < position(test) && testsKeptTotal(test, flow, read, keptBy, scope);
+            }
+            if (decides) {
+                totals.putIfAbsent(read, kept);
+                return read;
+            }
+        }
+        return null;
+    }
+
+    /** The conditions a statement runs under: enclosing branches and earlier tests in enclosing blocks that throw. */
+    private static List<Expression> conditionsBefore(Node node, dev.racelint.analyzer.index.ProgramIndex index) {
+        List<Expression> out = new ArrayList<>();
+        Node child = node;
+        Node parent = node.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof CallableDeclaration<?>)) {
+            if (parent instanceof IfStmt s && child != s.getCondition()) {
+                out.add(s.getCondition());
+            } else if (parent instanceof BlockStmt block) {
+                for (Statement s : block.getStatements()) {
+                    if (s == child) {
+                        break;
+                    }
+                    for (IfStmt test : s.findAll(IfStmt.class)) {
+                        if (throwsInABranch(test, index)) {
+                            out.add(test.getCondition());
+                        }
+                    }
+                }
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return out;
+    }
+
+    /**
+     * Tests after {@code node} in its enclosing blocks with a branch that throws an unchecked exception
+     * (which rolls back what the transaction wrote before it, {@code node} included).
+     */
+    private static List<Expression> throwingTestsAfter(Node node, dev.racelint.analyzer.index.ProgramIndex index) {
+        List<Expression> out = new ArrayList<>();
+        Node child = node;
+        Node parent = node.getParentNode().orElse(null);
+        while (parent != null && !(parent instanceof CallableDeclaration<?>)) {
+            if (parent instanceof BlockStmt block) {
+                boolean after = false;
+                for (Statement s : block.getStatements()) {
+                    if (after) {
+                        for (IfStmt test : s.findAll(IfStmt.class)) {
+                            if (throwsInABranch(test, index)) {
+                                out.add(test.getCondition());
+                            }
+                        }
+                    }
+                    after |= s == child;
+                }
+            }
+            child = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        return out;
+    }
+
+    /** One arm of the test (in the same body) throws a new unchecked exception. */
+    private static boolean throwsInABranch(IfStmt test, dev.racelint.analyzer.index.ProgramIndex index) {
+        List<Statement> arms = new ArrayList<>(List.of(test.getThenStmt()));
+        test.getElseStmt().filter(e -> !(e instanceof IfStmt)).ifPresent(arms::add);
+        for (Statement arm : arms) {
+            for (ThrowStmt t : arm.findAll(ThrowStmt.class)) {
+                if (sameBody(t, test) && unchecked(t, index)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code throw new X(..)} with X a RuntimeException or Error: a scanned class whose supertypes reach
+     * one, or a JDK class that is one (asked of the running JDK itself).
+     */
+    private static boolean unchecked(ThrowStmt t, dev.racelint.analyzer.index.ProgramIndex index) {
+        if (index == null) {
+            return true; // a throw before the write keeps it from running, whatever it throws
+        }
+        if (!(t.getExpression() instanceof com.github.javaparser.ast.expr.ObjectCreationExpr creation)) {
+            return false;
+        }
+        dev.racelint.analyzer.index.TypeRef thrown = index.resolveType(creation.getType(), creation);
+        List<String> names = new ArrayList<>();
+        if (thrown.isProject()) {
+            if (index.isSubtypeOf(thrown.project(), UNCHECKED_ROOTS)) {
+                return true;
+            }
+            index.supertypeClosure(thrown.project()).forEach(ref -> names.addAll(ref.candidates()));
+        } else {
+            names.addAll(thrown.candidates());
+        }
+        for (String name : names) {
+            if (name.startsWith("java.")) {
+                try {
+                    Class<?> type = Class.forName(name, false, ClassLoader.getPlatformClassLoader());
+                    if (RuntimeException.class.isAssignableFrom(type) || Error.class.isAssignableFrom(type)) {
+                        return true;
+                    }
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // not a JDK class: unknown, so not counted
+                }
+            }
+        }
+        return false;
+    }
+
+    private static final Set<String> UNCHECKED_ROOTS = Set.of("java.lang.RuntimeException", "java.lang.Error");
+
+    /**
+     * Does {@code test} compare a kept column of {@code read}'s row: a getter of the row whose property
+     * the upkeep sets ({@code getCredit()} for {@code setCredit}), in the test or in the initialiser of a
+     * local it tests?
+     */
+    private static boolean testsKeptTotal(Expression test, MethodFlow flow, DbOp read, Set<String> keptBy,
+            TransactionScope scope) {
+        if (!scope.covers().test(test) || !flow.reaching(test).contains(read)) {
+            return false;
+        }
+        List<Expression> looked = new ArrayList<>(List.of(test));
+        for (NameExpr name : test.findAll(NameExpr.class)) {
+            if (dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name)
+                    instanceof com.github.javaparser.ast.body.VariableDeclarator local) {
+                local.getInitializer().ifPresent(looked::add);
+            }
+        }
+        for (Expression e : looked) {
+            for (MethodCallExpr getter : e.findAll(MethodCallExpr.class)) {
+                String property = getter.getNameAsString().startsWith("get") ? getter.getNameAsString().substring(3)
+                        : getter.getNameAsString().startsWith("is") ? getter.getNameAsString().substring(2) : null;
+                if (property != null && getter.getArguments().isEmpty() && keptBy.contains("set" + property)
+                        && getter.getScope().map(scopeExpr -> flow.reaching(scopeExpr).contains(read)).orElse(false)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static int position(Node node) {
+        return node.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
+    }
+
     /** {@code inner} runs in the same body as {@code outer}, not in a lambda or class declared between them. */
     private static boolean sameBody(Node inner, Node outer) {
         Node at = inner.getParentNode().orElse(null);
@@ -441,30 +639,45 @@ public final class WriteSkewRule implements Rule {
     }
 
     private static Finding finding(RuleDescriptor rule, MethodContext context, MethodFlow flow, TransactionScope scope,
-            DbOp check, List<DbOp> writes) {
+            DbOp check, List<DbOp> writes, dev.racelint.analyzer.persistence.ServerMaintainedTables.Upkeep total) {
         DbOp write = writes.get(0);
         CodeLocation checkAt = check.location().withLabel("checks the invariant: " + check.describe());
         CodeLocation writeAt = write.location().withLabel("writes: " + write.describe());
         List<CodeLocation> related = new ArrayList<>(List.of(checkAt, writeAt));
         writes.stream().skip(1).forEach(w -> related.add(w.location().withLabel("also writes: " + w.describe())));
         boolean privileged = context.onlyPrivilegedCallers().isPresent();
-        boolean unreferenced = removesWhatNothingReferences(flow, check, writes);
-        Message message = Message.builder()
-                .text("In " + scope.title() + ", ").link(PersistenceRules.name(check), 0)
-                .text(" checks an invariant over " + check.table() + " rows and decides whether ")
-                .link(PersistenceRules.name(write), 1)
-                .text(" writes " + (check.sameTable(write) ? "another " + write.table() + " row" : write.table())
-                        + ": below SERIALIZABLE two transactions can both pass the check and together break the "
-                        + "invariant (write skew)."
-                        + (writes.size() > 1 ? " The same check decides " + (writes.size() - 1) + " more write"
-                                + (writes.size() > 2 ? "s" : "") + " (related locations)." : "")
-                        + (privileged ? PrivilegedCallers.sentence(context)
-                                : unreferenced ? unreferencedSentence(check, writes) : ""))
-                .build();
+        boolean unreferenced = total == null && removesWhatNothingReferences(flow, check, writes);
+        Message.Builder text = Message.builder().text("In " + scope.title() + ", ").link(PersistenceRules.name(check), 0);
+        if (total != null) {
+            related.add(total.write().location().withLabel("keeps the total: " + total.write().describe()));
+            text.text(" reads a " + check.table() + " total that ")
+                    .link(total.in().displayName(), related.size() - 1)
+                    .text(" computes from " + total.sourceTable() + " rows, and a test of it decides whether ")
+                    .link(PersistenceRules.name(write), 1)
+                    .text(" writes " + write.table() + ": a concurrent transaction's " + write.table() + " row is not "
+                            + "in the stored total until that transaction recomputes it, so below SERIALIZABLE two "
+                            + "transactions can both pass the test on the same stale total and together break the "
+                            + "invariant (write skew).");
+        } else {
+            text.text(" checks an invariant over " + check.table() + " rows and decides whether ")
+                    .link(PersistenceRules.name(write), 1)
+                    .text(" writes " + (check.sameTable(write) ? "another " + write.table() + " row" : write.table())
+                            + ": below SERIALIZABLE two transactions can both pass the check and together break the "
+                            + "invariant (write skew).");
+        }
+        text.text((writes.size() > 1 ? " The same check decides " + (writes.size() - 1) + " more write"
+                        + (writes.size() > 2 ? "s" : "") + " (related locations)." : "")
+                + (privileged ? PrivilegedCallers.sentence(context)
+                        : unreferenced ? unreferencedSentence(check, writes) : ""));
+        Message message = text.build();
         Level level = unreferenced && !privileged ? Level.NOTE : PrivilegedCallers.level(rule, context);
+        String fix = total != null
+                ? "Read the " + check.table() + " row with SELECT ... FOR UPDATE in the transaction before testing its "
+                        + "total, so a concurrent transaction waits until this one has recomputed the total and "
+                        + "committed; or run the transaction at SERIALIZABLE with a retry that re-runs it."
+                : unreferenced ? unreferencedFix(check, writes) : rule.fix();
         return new Finding(rule.id(), level, message, write.location().withLabel(write.describe()),
-                related, List.of(scope.anchor(), checkAt, writeAt),
-                unreferenced ? unreferencedFix(check, writes) : rule.fix(),
+                related, List.of(scope.anchor(), checkAt, writeAt), fix,
                 Fingerprints.of(rule.id(), context.method().signature(), write.call().toString(), check.describe()),
                 context.method().signature());
     }
