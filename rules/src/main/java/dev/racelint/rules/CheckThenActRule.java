@@ -71,9 +71,65 @@ public final class CheckThenActRule implements Rule {
         };
         if (flow != null) {
             checkOwnInserts(context, flow, unlessLocked);
+            stateTransitions(context, flow, unlessLocked);
         }
         insertsBelow(context, flow, unlessLocked);
         cacheKeyChecks(context, unlessLocked);
+    }
+
+    private static final String TRANSITION_FIX = "Make the transition one conditional statement: UPDATE .. SET state = "
+            + "<new> WHERE id = ? AND state = <expected> (MyBatis-Plus: update(entity, wrapper.eq(id).eq(state)); JPA: "
+            + "@Version or a @Modifying query with the old state in its WHERE), and go on only when it reports one row.";
+
+    /**
+     * A row's state read and tested, then moved on by an update that selects the row by its key only
+     * ({@link dev.racelint.analyzer.persistence.StateTransitions}): two requests both pass the test and both
+     * apply the transition. A row lock taken by the read (or before it), an {@code @Version} entity, a lock
+     * held around both the read and the update, or an advice lock around the method leave it out.
+     */
+    private void stateTransitions(MethodContext context, MethodFlow flow, Reporter reporter) {
+        if (context.adviceLock().isPresent()) {
+            return;
+        }
+        var file = context.method().declaringType().file().path();
+        var typer = context.persistence().resolver().typer();
+        var annotations = context.persistence().resolver().annotations();
+        java.util.function.Function<com.github.javaparser.ast.expr.NameExpr, java.util.Set<String>> ids = record -> {
+            var type = typer.typeOf(record).type();
+            return type.isProject() ? dev.racelint.analyzer.persistence.EntityModel.idProperties(type.project(), annotations)
+                    : java.util.Set.of();
+        };
+        for (var t : dev.racelint.analyzer.persistence.StateTransitions.in(flow, ids)) {
+            DbOp read = t.read();
+            DbOp write = t.write();
+            if (PersistenceRules.lockedReadBefore(context, flow.ops(), write)
+                    || context.lockScopes().stream().anyMatch(s -> s.waits()
+                            && s.kind() != dev.racelint.analyzer.locks.LockScope.Kind.ROW_LOCK
+                            && s.covers().test(read.call()) && s.covers().test(write.call()))) {
+                continue;
+            }
+            CodeLocation readAt = read.location().withLabel("reads the row: " + read.describe());
+            CodeLocation testAt = SourceLocations.of(file, t.getter(), "tests " + t.getter() + " in: " + t.guard());
+            CodeLocation writeAt = write.location().withLabel("writes " + t.setter() + " by the row's key only: "
+                    + write.describe());
+            Message message = Message.builder()
+                    .link(PersistenceRules.name(read), 0)
+                    .text(" reads a row of " + write.table() + " and the test ")
+                    .link(t.guard().toString(), 1)
+                    .text(" on its " + t.getter().getNameAsString() + "() decides whether ")
+                    .link(PersistenceRules.name(write), 2)
+                    .text(" runs, which writes that same property (" + t.setter() + ") selecting the row by its key"
+                            + " only. Two requests (or a request and a job) can both read the old state, both pass the"
+                            + " test and both apply the transition. Put the expected state in the update's WHERE"
+                            + " (AND the tested column = the state tested) and go on only when it changed one row."
+                            + PrivilegedCallers.sentence(context))
+                    .build();
+            String fingerprint = Fingerprints.of(descriptor().id(), context.method().signature(), write.call().toString(),
+                    t.getter().toString());
+            reporter.report(new Finding(descriptor().id(), PrivilegedCallers.level(descriptor(), context), message,
+                    write.location().withLabel(write.describe()), List.of(readAt, testAt, writeAt),
+                    List.of(readAt, testAt, writeAt), TRANSITION_FIX, fingerprint, context.method().signature()));
+        }
     }
 
     /**

@@ -155,6 +155,25 @@ public final class EntityModel {
         return List.copyOf(all);
     }
 
+    static final Set<String> TABLE_ID = Set.of("com.baomidou.mybatisplus.annotation.TableId");
+
+    /**
+     * The properties (field names, lower case) that a record type and its project superclasses mark as
+     * its id ({@code @Id}, {@code @EmbeddedId}, MyBatis-Plus {@code @TableId}), whether or not the type
+     * is a JPA entity: a MyBatis record mapped by {@code @Table} marks its key the same way.
+     */
+    public static Set<String> idProperties(TypeInfo type, Annotations annotations) {
+        Set<String> out = new LinkedHashSet<>();
+        for (TypeInfo t = type; t != null; t = superclass(null, t)) {
+            for (FieldDeclaration field : t.declaration().getFields()) {
+                if (annotations.has(field, ID) || annotations.has(field, TABLE_ID)) {
+                    field.getVariables().forEach(v -> out.add(v.getNameAsString().toLowerCase(Locale.ROOT)));
+                }
+            }
+        }
+        return out;
+    }
+
     private static TypeInfo superclass(ProgramIndex index, TypeInfo t) {
         for (var ref : t.supertypes()) {
             if (ref.isProject() && !ref.project().isInterface()) {
