@@ -60,7 +60,7 @@ public final class UnlockedScheduledJobRule implements Rule {
             }
         }
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
-            if (CrossInstanceLocks.losingRunLeaves(site.item())) {
+            if (CrossInstanceLocks.losingRunLeaves(site.item(), context.persistence().index())) {
                 return; // a lock the other instances see too (ZooKeeper), and the instance that lost it leaves
             }
         }

@@ -22,6 +22,22 @@ public final class CatchTypes {
     }
 
     /**
+     * What the clause catches, resolved where it is written: for each caught type (multi-catch
+     * included) its candidate qualified names, the scanned type's own name for a project type. A
+     * nested type written through its outer one ({@code KeeperException.NodeExistsException}) is
+     * named with dots. A project's own type never resolves to a library's of the same simple name.
+     */
+    public static List<String> qualifiedNames(CatchClause clause, ProgramIndex index) {
+        Type type = clause.getParameter().getType();
+        List<Type> caught = type.isUnionType() ? List.copyOf(type.asUnionType().getElements()) : List.of(type);
+        List<String> names = new ArrayList<>();
+        for (Type t : caught) {
+            names.addAll(index.resolveType(t, clause).candidates());
+        }
+        return names;
+    }
+
+    /**
      * Does the clause catch one of {@code exceptions}, or a generic SQL/data-access exception whose
      * handler looks at one of {@code sqlStates} (e.g. {@code "23505".equals(e.getSQLState())})?
      */

@@ -9,6 +9,7 @@ import com.github.javaparser.ast.stmt.TryStmt;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.effects.EffectKind;
 import dev.racelint.analyzer.index.CatchTypes;
+import dev.racelint.analyzer.index.ProgramIndex;
 import dev.racelint.analyzer.persistence.MethodFlow;
 import dev.racelint.analyzer.resolve.CallResolver;
 import java.util.Set;
@@ -22,28 +23,32 @@ import java.util.Set;
  */
 public final class CrossInstanceLocks {
 
-    /** ZooKeeper's failure for a node that is already there, and the family it belongs to. */
-    private static final Set<String> NODE_EXISTS = Set.of("NodeExistsException", "KeeperException");
+    /**
+     * ZooKeeper's failure for a node that is already there, and the family it belongs to, by their
+     * qualified names: a project's own exception of the same simple name is another failure.
+     */
+    private static final Set<String> NODE_EXISTS = Set.of("org.apache.zookeeper.KeeperException.NodeExistsException",
+            "org.apache.zookeeper.KeeperException");
 
     private CrossInstanceLocks() {}
 
     /** Does this call decide, for every instance at once, that only one of them goes on? */
-    public static boolean losingRunLeaves(EffectSite site) {
+    public static boolean losingRunLeaves(EffectSite site, ProgramIndex index) {
         if (site.effect().kind() == EffectKind.LOCK) {
             // a try-acquire answers whether this instance got the lock; a blocking acquire returns nothing to test
             return MethodFlow.resultUsed(CallResolver.chainEnd(site.call()));
         }
-        return site.effect().kind() == EffectKind.EXCLUSIVE_CREATE && leavesWhenItExists(site.call());
+        return site.effect().kind() == EffectKind.EXCLUSIVE_CREATE && leavesWhenItExists(site.call(), index);
     }
 
     /** The create sits in a try whose handler for "the node exists" returns or throws. */
-    private static boolean leavesWhenItExists(Node call) {
+    private static boolean leavesWhenItExists(Node call, ProgramIndex index) {
         Node child = call;
         for (Node parent = call.getParentNode().orElse(null); parent != null && !(parent instanceof CallableDeclaration<?>);
                 parent = parent.getParentNode().orElse(null)) {
             if (parent instanceof TryStmt t && t.getTryBlock() == child) {
                 for (CatchClause c : t.getCatchClauses()) {
-                    if (CatchTypes.simpleNames(c).stream().anyMatch(NODE_EXISTS::contains) && leaves(c)) {
+                    if (CatchTypes.qualifiedNames(c, index).stream().anyMatch(NODE_EXISTS::contains) && leaves(c)) {
                         return true;
                     }
                 }
