@@ -115,7 +115,7 @@ public final class CheckThenActRule implements Rule {
             }
             boolean reported = false;
             for (DbOp check : flow.decidingReads(write.call(), write)) {
-                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)) {
                     continue;
                 }
                 reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared(context, write, check)));
@@ -126,7 +126,7 @@ public final class CheckThenActRule implements Rule {
             // it only asks whether rows with the inserted values are there (COUNT / EXISTS by columns)
             for (DbOp check : reported ? List.<DbOp>of() : validatorChecks(context, write.call(), write)) {
                 Optional<String> undeclared = undeclared(context, write, check);
-                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)
                         || (undeclared.isEmpty() && !(askedWhetherThere(check) && !check.keyColumns().isEmpty()))) {
                     continue;
                 }
@@ -170,7 +170,7 @@ public final class CheckThenActRule implements Rule {
             List<DbOp> checks = new ArrayList<>(ownReads ? flow.decidingReads(site, write) : List.of());
             checks.addAll(validatorChecks(context, site, write));
             for (DbOp check : checks) {
-                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)) {
                     continue;
                 }
                 Optional<String> undeclared = undeclared(context, write, check);
@@ -311,6 +311,18 @@ public final class CheckThenActRule implements Rule {
         String type = local.getType().asString();
         return init.getArguments().stream().anyMatch(a -> a instanceof com.github.javaparser.ast.expr.ClassExpr c
                 && c.getType().asString().equals(type));
+    }
+
+    /**
+     * The check reads the latest few rows of what it selects by ({@code ORDER BY id DESC LIMIT #{n}},
+     * declared on the mapper or repository method it calls): a history the table keeps several rows of
+     * per value by design, compared against (a password reuse policy, a rate window), not a test that
+     * no row is there yet - a unique key on those columns would be wrong.
+     */
+    private static boolean readsHistory(MethodContext context, DbOp check) {
+        var targets = context.persistence().resolver().resolve(check.call()).targets();
+        return !targets.isEmpty() && targets.stream().allMatch(t -> context.persistence().classifier()
+                .declaredSqlStatement(t).map(dev.racelint.analyzer.sql.SqlStatement::readsOrderedWindow).orElse(false));
     }
 
     /**
