@@ -320,9 +320,33 @@ public final class CheckThenActRule implements Rule {
      * no row is there yet - a unique key on those columns would be wrong.
      */
     private static boolean readsHistory(MethodContext context, DbOp check) {
-        var targets = context.persistence().resolver().resolve(check.call()).targets();
-        return !targets.isEmpty() && targets.stream().allMatch(t -> context.persistence().classifier()
-                .declaredSqlStatement(t).map(dev.racelint.analyzer.sql.SqlStatement::readsOrderedWindow).orElse(false));
+        return readsHistory(context, check.call(),
+                context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.HELPER_CALLS));
+    }
+
+    /** The call runs such a read: declared on the method it calls, or the one read of a helper (helper-calls deep). */
+    private static boolean readsHistory(MethodContext context, com.github.javaparser.ast.expr.MethodCallExpr call,
+            int helpers) {
+        var persistence = context.persistence();
+        var targets = persistence.resolver().resolve(call).targets().stream()
+                .filter(t -> t.body() != null || persistence.classifier().declaredSqlStatement(t).isPresent()).toList();
+        if (targets.isEmpty()) {
+            return false;
+        }
+        for (var target : targets) {
+            var declared = persistence.classifier().declaredSqlStatement(target);
+            if (declared.isPresent()) {
+                if (!declared.get().readsOrderedWindow()) {
+                    return false;
+                }
+                continue;
+            }
+            List<DbOp> reads = persistence.ops(target).stream().filter(o -> o.kind() == DbOp.Kind.READ).toList();
+            if (helpers <= 0 || reads.size() != 1 || !readsHistory(context, reads.get(0).call(), helpers - 1)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
