@@ -171,7 +171,7 @@ public final class CheckThenActRule implements Rule {
             }
             boolean reported = false;
             for (DbOp check : flow.decidingReads(write.call(), write)) {
-                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)) {
                     continue;
                 }
                 reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared(context, write, check)));
@@ -182,7 +182,7 @@ public final class CheckThenActRule implements Rule {
             // it only asks whether rows with the inserted values are there (COUNT / EXISTS by columns)
             for (DbOp check : reported ? List.<DbOp>of() : validatorChecks(context, write.call(), write)) {
                 Optional<String> undeclared = undeclared(context, write, check);
-                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)
                         || (undeclared.isEmpty() && !(askedWhetherThere(check) && !check.keyColumns().isEmpty()))) {
                     continue;
                 }
@@ -226,7 +226,7 @@ public final class CheckThenActRule implements Rule {
             List<DbOp> checks = new ArrayList<>(ownReads ? flow.decidingReads(site, write) : List.of());
             checks.addAll(validatorChecks(context, site, write));
             for (DbOp check : checks) {
-                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check)) {
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)) {
                     continue;
                 }
                 Optional<String> undeclared = undeclared(context, write, check);
@@ -367,6 +367,42 @@ public final class CheckThenActRule implements Rule {
         String type = local.getType().asString();
         return init.getArguments().stream().anyMatch(a -> a instanceof com.github.javaparser.ast.expr.ClassExpr c
                 && c.getType().asString().equals(type));
+    }
+
+    /**
+     * The check reads the latest few rows of what it selects by ({@code ORDER BY id DESC LIMIT #{n}},
+     * declared on the mapper or repository method it calls): a history the table keeps several rows of
+     * per value by design, compared against (a password reuse policy, a rate window), not a test that
+     * no row is there yet - a unique key on those columns would be wrong.
+     */
+    private static boolean readsHistory(MethodContext context, DbOp check) {
+        return readsHistory(context, check.call(),
+                context.limits().get(dev.racelint.analyzer.AnalysisLimits.Limit.HELPER_CALLS));
+    }
+
+    /** The call runs such a read: declared on the method it calls, or the one read of a helper (helper-calls deep). */
+    private static boolean readsHistory(MethodContext context, com.github.javaparser.ast.expr.MethodCallExpr call,
+            int helpers) {
+        var persistence = context.persistence();
+        var targets = persistence.resolver().resolve(call).targets().stream()
+                .filter(t -> t.body() != null || persistence.classifier().declaredSqlStatement(t).isPresent()).toList();
+        if (targets.isEmpty()) {
+            return false;
+        }
+        for (var target : targets) {
+            var declared = persistence.classifier().declaredSqlStatement(target);
+            if (declared.isPresent()) {
+                if (!declared.get().readsOrderedWindow()) {
+                    return false;
+                }
+                continue;
+            }
+            List<DbOp> reads = persistence.ops(target).stream().filter(o -> o.kind() == DbOp.Kind.READ).toList();
+            if (helpers <= 0 || reads.size() != 1 || !readsHistory(context, reads.get(0).call(), helpers - 1)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

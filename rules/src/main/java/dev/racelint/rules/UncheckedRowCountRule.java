@@ -21,6 +21,7 @@ import dev.racelint.analyzer.rule.RuleDescriptor;
 import dev.racelint.analyzer.rule.RuleMetadata;
 import dev.racelint.analyzer.schema.SchemaModel;
 import dev.racelint.analyzer.sql.EndStateWrites;
+import dev.racelint.analyzer.sql.SqlStatement;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.VariableDeclarator;
@@ -71,6 +72,9 @@ public final class UncheckedRowCountRule implements Rule {
             }
             if (!mayPinOneRow(context, op.table(), op.keyColumns())) {
                 continue; // a bulk filter over rows the schema does not key on: 0 rows is a normal outcome
+            }
+            if (comparesOnlyUnwrittenColumns(context, context.method(), op)) {
+                continue; // no writer changes what the WHERE compares: 0 rows means no such row, not a lost race
             }
             if (endStateWrite(context, context.method(), op) && nothingActsOnIt(context, context.method(), flow, op)) {
                 continue; // 0 rows: another writer already left the row in the state this one writes
@@ -150,6 +154,37 @@ public final class UncheckedRowCountRule implements Rule {
                         .flatMap(e -> context.persistence().schema().table(e.table())))
                 .filter(SchemaModel.Table::keyed)
                 .map(t -> t.pinsOneRow(equalityColumns)).orElse(true);
+    }
+
+    /**
+     * The statement the call runs (declared on a mapper or repository method) compares only columns of
+     * its own table that no write anywhere in the program changes in a stored row - not this
+     * statement, no other declared UPDATE, no entity or API-level write of the table
+     * ({@link dev.racelint.analyzer.persistence.ColumnWriters}). A soft-delete flag nothing ever sets
+     * ({@code AND deleted = 0}) is such a column: no concurrent writer can make the row stop matching.
+     */
+    private static boolean comparesOnlyUnwrittenColumns(MethodContext context, MethodInfo caller, DbOp op) {
+        for (CallEdge edge : context.transactions().graph().facts(caller).calls()) {
+            if (edge.site() == op.call()) {
+                return comparesOnlyUnwrittenColumns(context, edge.callee());
+            }
+        }
+        return false;
+    }
+
+    private static boolean comparesOnlyUnwrittenColumns(MethodContext context, MethodInfo declaring) {
+        Optional<SqlStatement> declared = context.persistence().classifier().declaredSqlStatement(declaring);
+        if (declared.isEmpty()) {
+            return false;
+        }
+        SqlStatement st = declared.get();
+        if (st.kind() != SqlStatement.Kind.UPDATE && st.kind() != SqlStatement.Kind.DELETE
+                || st.tables().size() != 1 || st.whereColumns().isEmpty()
+                || st.whereColumns().stream().anyMatch(w -> w.valueKind() == SqlStatement.ValueKind.SUBQUERY)) {
+            return false; // columns of other tables, or rows picked by a query: not answered here
+        }
+        return context.persistence().columnWriters().noneWritten(st.targetTable(),
+                st.whereColumns().stream().map(SqlStatement.WhereColumn::column).toList());
     }
 
     /**
@@ -280,7 +315,8 @@ public final class UncheckedRowCountRule implements Rule {
         Optional<SqlFacts> facts = context.persistence().classifier().declaredStatement(context.method());
         if (facts.isEmpty() || !facts.get().conditional()
                 || (facts.get().kind() != SqlFacts.Kind.UPDATE && facts.get().kind() != SqlFacts.Kind.DELETE)
-                || !mayPinOneRow(context, facts.get().table(), facts.get().keyColumns())) {
+                || !mayPinOneRow(context, facts.get().table(), facts.get().keyColumns())
+                || comparesOnlyUnwrittenColumns(context, context.method())) {
             return;
         }
         List<CallEdge> callers = context.transactions().graph().callers(context.method());

@@ -762,6 +762,26 @@ public final class DbOpClassifier {
         return xml.statement(method.declaringType().qualifiedName(), method.name()).flatMap(t -> sql.ofText(t, false));
     }
 
+    /** The parsed statement {@link #declaredStatement} summarises: its SET and WHERE columns. */
+    public Optional<dev.racelint.analyzer.sql.SqlStatement> declaredSqlStatement(MethodInfo method) {
+        if (!(method.declaration() instanceof MethodDeclaration decl)) {
+            return Optional.empty();
+        }
+        Optional<AnnotationExpr> query = annotations.find(decl, QUERY);
+        if (query.isPresent()) {
+            boolean nativeQuery = Annotations.attribute(query.get(), "nativeQuery")
+                    .map(v -> v.toString().equals("true")).orElse(false);
+            return Annotations.attribute(query.get(), "value").flatMap(v -> sql.statementOf(v, !nativeQuery));
+        }
+        for (Set<String> kind : List.of(MYBATIS_SELECT, MYBATIS_INSERT, MYBATIS_UPDATE, MYBATIS_DELETE, JDBI_QUERY, JDBI_UPDATE)) {
+            Optional<AnnotationExpr> a = annotations.find(decl, kind);
+            if (a.isPresent()) {
+                return Annotations.attribute(a.get(), "value").flatMap(v -> sql.statementOf(v, false));
+            }
+        }
+        return xml.statement(method.declaringType().qualifiedName(), method.name()).flatMap(t -> sql.statementOfText(t, false));
+    }
+
     /** Does the call land on a project method declared {@code void} (its count is discarded at the declaration)? */
     public boolean targetReturnsVoid(MethodCallExpr call) {
         for (MethodInfo m : resolver.resolve(call).targets()) {

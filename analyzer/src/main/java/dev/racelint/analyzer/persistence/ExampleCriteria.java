@@ -2,6 +2,7 @@ package dev.racelint.analyzer.persistence;
 
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
@@ -39,19 +40,45 @@ final class ExampleCriteria {
         }
         for (MethodCallExpr c : method.findAll(MethodCallExpr.class)) {
             Matcher m = EQUALITY.matcher(c.getNameAsString());
-            if (m.matches() && !m.group(1).matches(".*(Not|GreaterThanOr|LessThanOr)") && example.getNameAsString().equals(chainRoot(c))) {
+            if (m.matches() && !m.group(1).matches(".*(Not|GreaterThanOr|LessThanOr)")
+                    && example.getNameAsString().equals(chainRoot(c, method))) {
                 out.add(EntityModel.snake(Character.toLowerCase(m.group(1).charAt(0)) + m.group(1).substring(1)));
             }
         }
         return out;
     }
 
-    /** The variable a fluent chain starts from: {@code example.createCriteria().andX(..)} gives "example". */
-    private static String chainRoot(MethodCallExpr call) {
+    /**
+     * The variable a fluent chain starts from: {@code example.createCriteria().andX(..)} gives "example".
+     * A chain on a local that holds another chain ({@code Criteria criteria = example.createCriteria();
+     * criteria.andX(..)}) starts where that local's initializer starts.
+     */
+    private static String chainRoot(MethodCallExpr call, Node method) {
+        Set<String> seen = new LinkedHashSet<>();
         Expression current = call;
-        while (current instanceof MethodCallExpr m && m.getScope().isPresent()) {
-            current = m.getScope().get();
+        while (true) {
+            while (current instanceof MethodCallExpr m && m.getScope().isPresent()) {
+                current = m.getScope().get();
+            }
+            if (!(current instanceof NameExpr n) || !seen.add(n.getNameAsString())) {
+                return current instanceof NameExpr n ? n.getNameAsString() : null;
+            }
+            Expression initializer = chainInitializer(n.getNameAsString(), method);
+            if (initializer == null) {
+                return n.getNameAsString();
+            }
+            current = initializer;
         }
-        return current instanceof NameExpr n ? n.getNameAsString() : null;
+    }
+
+    /** The initializer of a local declared in the method as a call on another value; null for anything else. */
+    private static Expression chainInitializer(String local, Node method) {
+        for (VariableDeclarator v : method.findAll(VariableDeclarator.class)) {
+            if (v.getNameAsString().equals(local) && v.getInitializer().orElse(null) instanceof MethodCallExpr init
+                    && init.getScope().isPresent()) {
+                return init;
+            }
+        }
+        return null;
     }
 }

@@ -44,6 +44,7 @@ public final class PersistenceModel {
     private final dev.racelint.analyzer.schema.SchemaModel schema;
 
     private ServerMaintainedTables serverMaintained;
+    private ColumnWriters columnWriters;
 
     public PersistenceModel(ProgramIndex index, CallResolver resolver, DbOpClassifier classifier) {
         this(index, resolver, classifier, dev.racelint.analyzer.AnalysisLimits.DEFAULT);
@@ -82,6 +83,14 @@ public final class PersistenceModel {
             serverMaintained = ServerMaintainedTables.of(this);
         }
         return serverMaintained;
+    }
+
+    /** Which columns of each table the program's writes can change in a stored row; built on first use. */
+    public synchronized ColumnWriters columnWriters() {
+        if (columnWriters == null) {
+            columnWriters = ColumnWriters.of(this);
+        }
+        return columnWriters;
     }
 
     public EntityModel entities() {

@@ -51,6 +51,16 @@ public record SqlFacts(Kind kind, String table, Set<String> keyColumns, boolean 
         Optional<SqlFacts> of(Expression expression, boolean jpql);
 
         Optional<SqlFacts> ofText(String text, boolean jpql);
+
+        /** The parsed statement behind {@link #of}: for facts these summaries leave out (the columns set and compared). */
+        default Optional<dev.racelint.analyzer.sql.SqlStatement> statementOf(Expression expression, boolean jpql) {
+            return Optional.empty();
+        }
+
+        /** The parsed statement behind {@link #ofText}. */
+        default Optional<dev.racelint.analyzer.sql.SqlStatement> statementOfText(String text, boolean jpql) {
+            return Optional.empty();
+        }
     }
 
     /**

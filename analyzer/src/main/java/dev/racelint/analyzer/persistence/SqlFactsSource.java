@@ -39,9 +39,24 @@ public final class SqlFactsSource implements SqlFacts.Source {
     }
 
     @Override
-    public Optional<SqlFacts> ofText(String text, boolean jpql) {
-        String sql = text.contains("</") || text.contains("<if") || text.contains("<where") || text.contains("<set")
+    public Optional<SqlStatement> statementOf(Expression expression, boolean jpql) {
+        return strings.valueOf(expression, index).flatMap(text -> statementOfText(text, jpql));
+    }
+
+    @Override
+    public Optional<SqlStatement> statementOfText(String text, boolean jpql) {
+        String sql = withoutTags(text);
+        return sql.isBlank() ? Optional.empty() : Optional.of(jpql ? model.parseJpql(sql) : model.parse(sql));
+    }
+
+    private static String withoutTags(String text) {
+        return text.contains("</") || text.contains("<if") || text.contains("<where") || text.contains("<set")
                 ? SqlModel.stripMyBatisTags(text) : text;
+    }
+
+    @Override
+    public Optional<SqlFacts> ofText(String text, boolean jpql) {
+        String sql = withoutTags(text);
         if (sql.isBlank()) {
             return Optional.empty();
         }

@@ -16,9 +16,11 @@ import java.util.regex.Pattern;
  * end state yet" ({@code SET is_deleted = 1 ... WHERE id IN (?) AND is_deleted = 0},
  * {@code SET status = 30 WHERE id = ? AND status IN (10, 20)}), read from the literal values the
  * SET writes and the WHERE compares. Zero rows then means another writer already left the row in
- * the same state. Decided from the statement's values only, never from a column's name; any shape
- * it does not understand (OR, a guard on a column it leaves alone, a compared parameter, a
- * compounding {@code col = col + 1}) is not an end-state write.
+ * the same state. A named parameter counts as one value wherever it appears: {@code SET read_flag =
+ * #{flag} WHERE id = #{id} AND read_flag != #{flag}} excludes only rows already holding what it
+ * writes. Decided from the statement's values only, never from a column's name; any shape it does
+ * not understand (OR, a guard on a column it leaves alone, a compared parameter other than the one
+ * written, a compounding {@code col = col + 1}) is not an end-state write.
  */
 public final class EndStateWrites {
     private static final Set<String> WHERE_ENDS = Set.of("ORDER", "LIMIT", "RETURNING", "GROUP", "FETCH", "OFFSET");
@@ -100,7 +102,8 @@ public final class EndStateWrites {
                     return false; // compounds on the stored value, or computes from other rows
                 }
             }
-            written.put(column, value.size() == 1 ? literal(value.get(0)) : Optional.empty());
+            written.put(column, value.size() == 1 ? literal(value.get(0)).or(() -> sameValue(value.get(0)))
+                    : Optional.empty());
         }
         int guards = 0;
         for (List<Token> conjunct : split(t.subList(where + 1, end), tk -> tk.is("AND"))) {
@@ -126,6 +129,14 @@ public final class EndStateWrites {
                 }
                 continue;
             }
+            if (setTo.isPresent() && setTo.get() instanceof Written parameter) {
+                // only "not already the written value" leaves 0 rows as the end state
+                if (!c.operator.equals("<>") || !c.parameterIds.equals(List.of(parameter.id()))) {
+                    return false;
+                }
+                guards++;
+                continue;
+            }
             if (setTo.isEmpty() || c.parameters || !c.excludes(setTo.get())) {
                 return false;
             }
@@ -134,8 +145,26 @@ public final class EndStateWrites {
         return guards > 0;
     }
 
-    /** A WHERE comparison of one column with literals or parameters. */
-    private record Comparison(String operator, List<Object> literals, boolean parameters) {
+    /** A value the statement writes from a parameter it can name again ({@code :flag}, {@code ?1}). */
+    private record Written(String id) {}
+
+    private static Optional<Object> sameValue(Token v) {
+        return parameterId(v).map(Written::new);
+    }
+
+    /** The name or number that identifies a parameter within the statement; empty for a bare {@code ?}. */
+    private static Optional<String> parameterId(Token v) {
+        if (v.type() != Type.PARAM || v.param() == null) {
+            return Optional.empty();
+        }
+        if (v.param().name() != null) {
+            return Optional.of(v.param().name());
+        }
+        return v.param().number() > 0 ? Optional.of("?" + v.param().number()) : Optional.empty();
+    }
+
+    /** A WHERE comparison of one column with literals or parameters (those it can name, in {@code parameterIds}). */
+    private record Comparison(String operator, List<Object> literals, boolean parameters, List<String> parameterIds) {
         /** Does a row holding {@code value} fail this comparison? */
         boolean excludes(Object value) {
             return switch (operator) {
@@ -156,7 +185,7 @@ public final class EndStateWrites {
         if (first.is("IS")) {
             boolean not = rest.size() == 3 && rest.get(1).is("NOT") && rest.get(2).is("NULL");
             if (not || rest.size() == 2 && rest.get(1).is("NULL")) {
-                return new Comparison(not ? "IS NOT NULL" : "IS NULL", List.of(), false);
+                return new Comparison(not ? "IS NOT NULL" : "IS NULL", List.of(), false, List.of());
             }
             return null;
         }
@@ -185,10 +214,12 @@ public final class EndStateWrites {
             return null;
         }
         List<Object> literals = new ArrayList<>();
+        List<String> parameterIds = new ArrayList<>();
         boolean parameters = false;
         for (Token v : values) {
             if (v.type() == Type.PARAM) {
                 parameters = true;
+                parameterId(v).ifPresent(parameterIds::add);
             } else {
                 Optional<Object> literal = literal(v);
                 if (literal.isEmpty()) {
@@ -200,7 +231,7 @@ public final class EndStateWrites {
         if (parameters && !literals.isEmpty() || values.isEmpty()) {
             return null;
         }
-        return new Comparison(operator, literals, parameters);
+        return new Comparison(operator, literals, parameters, parameterIds);
     }
 
     /** A literal's value: quotes dropped, booleans as 1/0 (as MySQL stores them), NULL. */

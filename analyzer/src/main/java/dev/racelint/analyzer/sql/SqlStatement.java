@@ -171,6 +171,18 @@ public record SqlStatement(
         return kind == Kind.INSERT || kind == Kind.UPDATE || kind == Kind.DELETE || kind == Kind.MERGE;
     }
 
+    /** A cap of one row: {@code LIMIT 1}, {@code LIMIT 0, 1}, {@code FETCH FIRST [1] ROW[S] ONLY}, {@code TOP 1}. */
+    private static final java.util.regex.Pattern ONE_ROW = java.util.regex.Pattern.compile(
+            "(?i)\\b(?:limit\\s+(?:\\d+\\s*,\\s*)?1\\b(?!\\s*,)|fetch\\s+(?:first|next)\\s+(?:1\\s+)?rows?\\s+only|top\\s*\\(?\\s*1\\b)");
+
+    /**
+     * A SELECT that orders its rows and caps them at more than one ({@code ORDER BY id DESC LIMIT #{n}}):
+     * it reads the latest few rows of what it selects by, so the table keeps several rows per value.
+     */
+    public boolean readsOrderedWindow() {
+        return kind == Kind.SELECT && orderBy && limit && !ONE_ROW.matcher(text).find();
+    }
+
     /** A row lock is taken by the statement's lock clause (FOR UPDATE / SHARE ...). */
     public boolean isLocking() {
         return lock != Lock.NONE;

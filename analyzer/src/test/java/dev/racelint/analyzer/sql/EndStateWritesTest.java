@@ -15,6 +15,13 @@ class EndStateWritesTest {
         "UPDATE T x SET x.revoked = true, x.by = :op WHERE x.id IN :ids AND x.revoked = false | true | true",
         "UPDATE t SET done_at = now(), state = 'DONE' WHERE id = ? AND done_at IS NULL | false | false",
         "UPDATE t SET closed_at = NULL WHERE id = ? AND closed_at IS NOT NULL | false | true",
+        // the guard excludes exactly the parameter the SET writes
+        "UPDATE t SET read_flag = #{flag}, read_at = now() WHERE id = #{id} AND read_flag != #{flag} | false | true",
+        "UPDATE t SET seen = ?1 WHERE id = ?2 AND seen <> ?1 | false | true",
+        // another parameter, a bare ?, or an equality with the written parameter: not the end state
+        "UPDATE t SET read_flag = #{flag} WHERE id = #{id} AND read_flag != #{old} | false | false",
+        "UPDATE t SET seen = ? WHERE id = ? AND seen <> ? | false | false",
+        "UPDATE t SET seen = #{v} WHERE id = #{id} AND seen = #{v} | false | false",
         // a guard that admits the written state, or tests a column the statement leaves alone
         "UPDATE t SET status = 20 WHERE id = ? AND status IN (10, 20) | false | false",
         "UPDATE t SET status = 6 WHERE paid = 0 AND id IN (?) | false | false",
