@@ -744,26 +744,19 @@ public final class DbOpClassifier {
      * {@code @Select/@Insert/@Update/@Delete} or XML, JDBI {@code @SqlQuery/@SqlUpdate}), if any.
      */
     public Optional<SqlFacts> declaredStatement(MethodInfo method) {
-        if (!(method.declaration() instanceof MethodDeclaration decl)) {
-            return Optional.empty();
-        }
-        Optional<AnnotationExpr> query = annotations.find(decl, QUERY);
-        if (query.isPresent()) {
-            boolean nativeQuery = Annotations.attribute(query.get(), "nativeQuery")
-                    .map(v -> v.toString().equals("true")).orElse(false);
-            return Annotations.attribute(query.get(), "value").flatMap(v -> sql.of(v, !nativeQuery));
-        }
-        for (Set<String> kind : List.of(MYBATIS_SELECT, MYBATIS_INSERT, MYBATIS_UPDATE, MYBATIS_DELETE, JDBI_QUERY, JDBI_UPDATE)) {
-            Optional<AnnotationExpr> a = annotations.find(decl, kind);
-            if (a.isPresent()) {
-                return Annotations.attribute(a.get(), "value").flatMap(v -> sql.of(v, false));
-            }
-        }
-        return xml.statement(method.declaringType().qualifiedName(), method.name()).flatMap(t -> sql.ofText(t, false));
+        return sqlSource(method).flatMap(d -> d.value() != null ? sql.of(d.value(), d.jpql()) : sql.ofText(d.text(), d.jpql()));
     }
 
     /** The parsed statement {@link #declaredStatement} summarises: its SET and WHERE columns. */
     public Optional<dev.racelint.analyzer.sql.SqlStatement> declaredSqlStatement(MethodInfo method) {
+        return sqlSource(method).flatMap(d -> d.value() != null ? sql.statementOf(d.value(), d.jpql())
+                : sql.statementOfText(d.text(), d.jpql()));
+    }
+
+    /** Where a method's declared SQL is written: an annotation's value, or a mapper XML statement's text. */
+    private record SqlSource(Expression value, String text, boolean jpql) {}
+
+    private Optional<SqlSource> sqlSource(MethodInfo method) {
         if (!(method.declaration() instanceof MethodDeclaration decl)) {
             return Optional.empty();
         }
@@ -771,15 +764,15 @@ public final class DbOpClassifier {
         if (query.isPresent()) {
             boolean nativeQuery = Annotations.attribute(query.get(), "nativeQuery")
                     .map(v -> v.toString().equals("true")).orElse(false);
-            return Annotations.attribute(query.get(), "value").flatMap(v -> sql.statementOf(v, !nativeQuery));
+            return Annotations.attribute(query.get(), "value").map(v -> new SqlSource(v, null, !nativeQuery));
         }
         for (Set<String> kind : List.of(MYBATIS_SELECT, MYBATIS_INSERT, MYBATIS_UPDATE, MYBATIS_DELETE, JDBI_QUERY, JDBI_UPDATE)) {
             Optional<AnnotationExpr> a = annotations.find(decl, kind);
             if (a.isPresent()) {
-                return Annotations.attribute(a.get(), "value").flatMap(v -> sql.statementOf(v, false));
+                return Annotations.attribute(a.get(), "value").map(v -> new SqlSource(v, null, false));
             }
         }
-        return xml.statement(method.declaringType().qualifiedName(), method.name()).flatMap(t -> sql.statementOfText(t, false));
+        return xml.statement(method.declaringType().qualifiedName(), method.name()).map(t -> new SqlSource(null, t, false));
     }
 
     /** Does the call land on a project method declared {@code void} (its count is discarded at the declaration)? */
