@@ -38,6 +38,8 @@ public final class FieldRun {
     private final Scanner scanner;
     private final Path workDir;
     private final PrintStream progress;
+    /** When set, only the services whose repository this matches are scanned and scored (and only their labels). */
+    java.util.regex.Pattern only;
 
     FieldRun(Path fieldDir, Snapshots snapshots, Scanner scanner, Path workDir, PrintStream progress) {
         this.fieldDir = fieldDir;
@@ -52,8 +54,12 @@ public final class FieldRun {
         Path field = null;
         Path work = Path.of(System.getProperty("java.io.tmpdir"), "racelint-field");
         Path snapshotsDir = null;
+        java.util.regex.Pattern only = null;
+        Path verdicts = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--only" -> only = java.util.regex.Pattern.compile(args[++i]);
+                case "--verdicts" -> verdicts = Path.of(args[++i]);
                 case "--racelint" -> racelint = Path.of(args[++i]);
                 case "--field" -> field = Path.of(args[++i]);
                 case "--work" -> work = Path.of(args[++i]);
@@ -74,7 +80,12 @@ public final class FieldRun {
         try {
             FieldRun run = new FieldRun(field, new Snapshots(snapshotsDir, work, field.resolve("extract")),
                     new ProcessScanner(racelint), work, System.err);
-            System.out.print(run.report(run.runAll()));
+            run.only = only;
+            Results results = run.runAll();
+            if (verdicts != null) {
+                Files.writeString(verdicts, verdictLines(results));
+            }
+            System.out.print(run.report(results));
         } catch (FieldError e) {
             System.err.println("field/run: " + e.getMessage());
             System.exit(2);
@@ -83,7 +94,7 @@ public final class FieldRun {
 
     private static void usage(String problem) {
         System.err.println("field/run: " + problem);
-        System.err.println("usage: field/run SNAPSHOTS_DIR   (see field/README.md)");
+        System.err.println("usage: field/run SNAPSHOTS_DIR [--only REGEX] [--verdicts FILE]   (see field/README.md)");
         System.exit(2);
     }
 
@@ -94,6 +105,11 @@ public final class FieldRun {
         List<Manifest.Service> services = Manifest.read(fieldDir.resolve("manifest.tsv"));
         Set<String> repositories = services.stream().map(Manifest.Service::repository).collect(Collectors.toSet());
         List<Label> labels = Labels.read(fieldDir.resolve("labels.tsv"), repositories, ruleIds());
+        if (only != null) {
+            services = services.stream().filter(s -> only.matcher(s.repository()).find()).toList();
+            Set<String> kept = services.stream().map(Manifest.Service::repository).collect(Collectors.toSet());
+            labels = labels.stream().filter(l -> kept.contains(l.repository())).toList();
+        }
         return new Corpus(services, labels);
     }
 
@@ -148,6 +164,20 @@ public final class FieldRun {
                 summary.path("coverage").path("sourceLines").asLong(), seconds, judged,
                 Scoring.score(service.repository(), judged, labels), summary.path("version").asText(""),
                 Scoring.score(service.repository(), reported, labels));
+    }
+
+    /** One line a finding (every level): repository, rule, level, file, line, outcome, the matched label's reason. */
+    static String verdictLines(Results results) {
+        StringBuilder out = new StringBuilder("repository\trule\tlevel\tfile\tline\toutcome\tlabel\n");
+        for (ServiceRun run : results.runs()) {
+            for (Scoring.Judged j : run.judged()) {
+                Finding f = j.finding();
+                out.append(j.repository()).append('\t').append(f.rule()).append('\t').append(f.level()).append('\t')
+                        .append(f.file()).append('\t').append(f.line()).append('\t').append(j.outcome()).append('\t')
+                        .append(j.label().map(Label::reason).orElse("")).append('\n');
+            }
+        }
+        return out.toString();
     }
 
     /** The markdown report: the per-rule table, the per-service table, then what needs reading. */
