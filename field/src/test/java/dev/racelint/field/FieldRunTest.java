@@ -144,6 +144,26 @@ class FieldRunTest {
         assertThat(report).containsPattern("\\| acme/shop \\| shop \\| 1 \\| 0\\.0 \\| [0-9.]+ \\| 1 \\| 1 \\|");
     }
 
+    /** --only keeps the chosen services and their labels; the verdict lines name each finding's outcome and label. */
+    @Test
+    void onlyScoresTheChosenServicesAndTheVerdictLinesNameEachOutcome() throws Exception {
+        FieldRun run = new FieldRun(field, new Snapshots(snapshots, temp.resolve("work"), field.resolve("extract")),
+                FieldRunTest::inProcess, temp.resolve("work"), new PrintStream(new ByteArrayOutputStream(), true,
+                        StandardCharsets.UTF_8));
+        run.only = java.util.regex.Pattern.compile("shop");
+
+        FieldRun.Results results = run.runAll();
+        String report = run.report(results);
+
+        assertThat(report).contains(" on 1 of 1 services (").contains("2 labels: 1 positive, 1 negative")
+                .doesNotContain("acme/gone");
+        assertThat(FieldRun.verdictLines(results).lines()).first().isEqualTo(
+                "repository\trule\tlevel\tfile\tline\toutcome\tlabel");
+        assertThat(FieldRun.verdictLines(results)).contains("acme/shop\tio-in-transaction\t")
+                .contains("\tTRUE\tthe charge is made inside the transaction\n")
+                .contains("\tUNLABELLED\t\n");
+    }
+
     @Test
     void aMistakeInTheLabelsStopsTheRunBeforeAnythingIsScanned() throws IOException {
         Files.writeString(field.resolve("labels.tsv"), String.join("\t", Labels.COLUMNS) + "\n"

@@ -226,8 +226,8 @@ public final class SqlModel {
         }
         // The simple grammar mode failed: retry in complex mode, within what is left of the budget and
         // at most COMPLEX_RETRY_MILLIS. Complex mode backtracks exponentially on chains of optional
-        // filters ("(:x IS NULL OR a.x = :x) AND ..."): on thingsboard six such JPQL queries spent 1.2 s
-        // each there and failed anyway; what complex mode can parse, it parses quickly.
+        // filters ("(:x IS NULL OR a.x = :x) AND ..."): such JPQL queries have spent over a second each
+        // there and failed anyway; what complex mode can parse, it parses quickly.
         long left = Math.min(COMPLEX_RETRY_MILLIS, timeoutMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         try {
             if (left < Math.min(MIN_RETRY_MILLIS, COMPLEX_RETRY_MILLIS) || CCJSqlParserUtil.getNestingDepth(sql) > 10) {
