@@ -192,7 +192,7 @@ public final class CallGraphBuilder {
         if (r.api() == null || !r.api().method().equals(call.getNameAsString())) {
             return;
         }
-        ApiEffect effect = r.api().effect(call);
+        ApiEffect effect = resolver.catalogue().effectAt(r.api(), call);
         switch (effect.kind()) {
             case HANDOFF -> { }
             case NETWORK, SLEEP -> {

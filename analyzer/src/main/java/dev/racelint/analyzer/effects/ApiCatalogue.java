@@ -28,13 +28,13 @@ public final class ApiCatalogue {
     public record Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
             Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
             Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes,
-            Set<String> asyncMethods) {
+            Set<String> asyncMethods, RequestBuilders.Spec requestBuilder) {
 
         public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
                 Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
                 Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes) {
             this(typePatterns, methods, exceptMethods, chainRequires, anyReceiver, effect, detail, label, readMethods,
-                    methodArgumentType, readArgumentTypes, Set.of());
+                    methodArgumentType, readArgumentTypes, Set.of(), null);
         }
 
         public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
@@ -55,7 +55,19 @@ public final class ApiCatalogue {
             }
             return methods.contains("*") || methods.contains(name);
         }
+
+        /** A method listed in {@code readMethods}, by name or by a pattern ({@code get*}: '*' is any run of characters). */
+        boolean readsWith(String name) {
+            for (String read : readMethods) {
+                if (read.equals(name) || read.contains("*") && METHOD_PATTERNS.computeIfAbsent(read, Glob::typeName).matches(name)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
+
+    private static final Map<String, Glob> METHOD_PATTERNS = new ConcurrentHashMap<>();
 
     /** An entry that matched a call: the type it matched and the method that triggered it. */
     public record Match(Entry entry, String typeName, String method) {
@@ -84,11 +96,14 @@ public final class ApiCatalogue {
         }
 
         private boolean readOnly(com.github.javaparser.ast.expr.MethodCallExpr call) {
-            if (entry.readMethods().contains("*") || entry.readMethods().contains(method)) {
+            if (entry.readsWith(method)) {
                 return true;
             }
             if (!entry.readArgumentTypes().isEmpty()
                     && call.getArguments().stream().anyMatch(a -> safeRequest(a, entry.readArgumentTypes()))) {
+                return true;
+            }
+            if (entry.requestBuilder() != null && builtSafe(call)) {
                 return true;
             }
             if (entry.methodArgumentType().isEmpty()) {
@@ -104,6 +119,24 @@ public final class ApiCatalogue {
                 }
             }
             return false;
+        }
+
+        /**
+         * A request argument that the client's builder made with a safe method ({@link RequestBuilders}); for a
+         * call on a local that holds what an earlier call was given the request ({@code Call c =
+         * client.newCall(request); c.execute()}), that earlier call's arguments.
+         */
+        private boolean builtSafe(com.github.javaparser.ast.expr.MethodCallExpr call) {
+            var arguments = call.getArguments();
+            if (arguments.isEmpty() && call.getScope().orElse(null) instanceof com.github.javaparser.ast.expr.NameExpr receiver
+                    && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(receiver.getNameAsString(), receiver)
+                            instanceof com.github.javaparser.ast.body.VariableDeclarator local
+                    && local.getInitializer().orElse(null) instanceof com.github.javaparser.ast.expr.MethodCallExpr made
+                    && entry.acceptsMethod(made.getNameAsString())
+                    && !dev.racelint.analyzer.resolve.LocalVariables.reassigned(local)) {
+                arguments = made.getArguments();
+            }
+            return arguments.stream().anyMatch(a -> RequestBuilders.safe(a, entry.requestBuilder(), entry.methods()));
         }
     }
 
@@ -163,6 +196,8 @@ public final class ApiCatalogue {
     private final Map<String, List<Entry>> exactTypes = new HashMap<>();
     private final List<Map.Entry<Glob, Entry>> patternTypes = new ArrayList<>();
     private final List<Entry> anyReceiver = new ArrayList<>();
+    /** Protocol parameters that make an HTTP request a token request ({@code grant_type=client_credentials}). */
+    private final List<TokenRequests.Marker> tokenRequests = new ArrayList<>();
     private final List<InterfaceEntry> interfaces = new ArrayList<>();
 
     private final Set<String> declaredExact = new java.util.HashSet<>();
@@ -201,7 +236,7 @@ public final class ApiCatalogue {
                 }
             }
         }
-        load(root);
+        load(root, true);
     }
 
     /** Whether a project type (by qualified name) was declared as an API in the project's config. */
@@ -231,6 +266,32 @@ public final class ApiCatalogue {
 
     /** Adds the entries of a catalogue document (same format as the built-in resource). */
     public void load(JsonNode root) {
+        load(root, false);
+    }
+
+    private static RequestBuilders.Spec requestBuilder(JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return null;
+        }
+        return new RequestBuilders.Spec(strings(node.path("creations")), new LinkedHashSet<>(strings(node.path("verbMethods"))),
+                node.path("methodCall").asText(""), node.path("defaultVerb").asText(""));
+    }
+
+    /**
+     * The effect of {@code match} at {@code call}: {@link Match#effect(com.github.javaparser.ast.expr.MethodCallExpr)},
+     * and an HTTP request that asks for an access token ({@link TokenRequests}: a credential fetch, safe to
+     * repeat) is read-only too.
+     */
+    public ApiEffect effectAt(Match match, com.github.javaparser.ast.expr.MethodCallExpr call) {
+        ApiEffect effect = match.effect(call);
+        if (!effect.readOnly() && "http".equals(effect.detail()) && !tokenRequests.isEmpty()
+                && TokenRequests.requestsToken(call, tokenRequests)) {
+            return effect.asReadOnly();
+        }
+        return effect;
+    }
+
+    private void load(JsonNode root, boolean declared) {
         loaded.append(root).append('\n');
         entriesByType.clear();
         for (JsonNode api : root.path("apis")) {
@@ -246,17 +307,24 @@ public final class ApiCatalogue {
                     new LinkedHashSet<>(strings(api.path("readMethods"))),
                     api.path("methodArgument").asText(""),
                     new LinkedHashSet<>(strings(api.path("readArguments"))),
-                    new LinkedHashSet<>(strings(api.path("asyncMethods"))));
+                    new LinkedHashSet<>(strings(api.path("asyncMethods"))),
+                    requestBuilder(api.path("requestBuilder")));
             if (entry.anyReceiver()) {
-                anyReceiver.add(entry);
+                anyReceiver.add(declared ? 0 : anyReceiver.size(), entry);
             }
             for (String type : entry.typePatterns()) {
+                // a project's declaration overrides what the built-in catalogue says of the same method
                 if (type.contains("*")) {
-                    patternTypes.add(Map.entry(Glob.typeName(type), entry));
+                    patternTypes.add(declared ? 0 : patternTypes.size(), Map.entry(Glob.typeName(type), entry));
                 } else {
-                    exactTypes.computeIfAbsent(type, k -> new ArrayList<>()).add(entry);
+                    List<Entry> list = exactTypes.computeIfAbsent(type, k -> new ArrayList<>());
+                    list.add(declared ? 0 : list.size(), entry);
                 }
             }
+        }
+        for (JsonNode node : root.path("tokenRequests")) {
+            tokenRequests.add(new TokenRequests.Marker(node.path("parameter").asText(),
+                    new LinkedHashSet<>(strings(node.path("values")))));
         }
         for (JsonNode node : root.path("authorization")) {
             authorization.add(new AuthorizationEntry(

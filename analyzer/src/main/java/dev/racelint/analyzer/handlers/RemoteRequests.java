@@ -1,8 +1,5 @@
 package dev.racelint.analyzer.handlers;
 
-import com.github.javaparser.ast.body.FieldDeclaration;
-import com.github.javaparser.ast.body.TypeDeclaration;
-import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
@@ -169,35 +166,12 @@ public final class RemoteRequests {
                 return ForwardedHttpMethod.simpleName(in.declaration().getParameter(index).getTypeAsString()).equals("String")
                         ? List.of(new Part(null, index)) : List.of(Part.UNKNOWN);
             }
-            String constant = constantField(name);
+            String constant = LocalVariables.constantField(name);
             if (constant != null) {
                 return List.of(new Part(constant, -1));
             }
         }
         return List.of(Part.UNKNOWN);
-    }
-
-    /** The value of a final String field of an enclosing type initialised with a literal. */
-    private static String constantField(NameExpr name) {
-        if (LocalVariables.declarationOf(name.getNameAsString(), name) != null) {
-            return null;
-        }
-        for (var n = name.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
-            if (n instanceof TypeDeclaration<?> type) {
-                var field = type.getFieldByName(name.getNameAsString());
-                if (field.isPresent()) {
-                    FieldDeclaration f = field.get();
-                    for (VariableDeclarator v : f.getVariables()) {
-                        if (v.getNameAsString().equals(name.getNameAsString()) && f.isFinal()
-                                && v.getInitializer().orElse(null) instanceof StringLiteralExpr s) {
-                            return s.asString();
-                        }
-                    }
-                    return null;
-                }
-            }
-        }
-        return null;
     }
 
     /** The URL's path template: not-known parts in front (a base URL) and the scheme and host dropped. */

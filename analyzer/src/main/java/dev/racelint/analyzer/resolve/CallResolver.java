@@ -53,6 +53,11 @@ public final class CallResolver {
     private final ConcurrentHashMap<OverridesKey, List<MethodInfo>> overrides =
             new ConcurrentHashMap<>();
 
+    /** The API catalogue the calls are matched against. */
+    public ApiCatalogue catalogue() {
+        return catalogue;
+    }
+
     public CallResolver(ProgramIndex index, ExpressionTyper typer, ApiCatalogue catalogue) {
         this.index = index;
         this.typer = typer;

@@ -186,4 +186,51 @@ public final class LocalVariables {
                 .anyMatch(a -> a.getTarget() instanceof com.github.javaparser.ast.expr.NameExpr n
                         && n.getNameAsString().equals(name) && declarationOf(name, n) == local);
     }
+
+    /** The value of a final String field of an enclosing type initialised with a literal. */
+    public static String constantField(com.github.javaparser.ast.expr.NameExpr name) {
+        if (LocalVariables.declarationOf(name.getNameAsString(), name) != null) {
+            return null;
+        }
+        for (var n = name.getParentNode().orElse(null); n != null; n = n.getParentNode().orElse(null)) {
+            if (n instanceof TypeDeclaration<?> type) {
+                var field = type.getFieldByName(name.getNameAsString());
+                if (field.isPresent()) {
+                    com.github.javaparser.ast.body.FieldDeclaration f = field.get();
+                    for (VariableDeclarator v : f.getVariables()) {
+                        if (v.getNameAsString().equals(name.getNameAsString()) && f.isFinal()
+                                && v.getInitializer().orElse(null) instanceof com.github.javaparser.ast.expr.StringLiteralExpr s) {
+                            return s.asString();
+                        }
+                    }
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The uses of the local or parameter {@code declaration} (a variable declarator or parameter) in
+     * the method, constructor or lambda that declares it: the names that refer to it there.
+     */
+    public static List<com.github.javaparser.ast.expr.NameExpr> uses(Node declaration) {
+        String name = declaration instanceof VariableDeclarator v ? v.getNameAsString()
+                : declaration instanceof Parameter p ? p.getNameAsString() : null;
+        Node body = declaration;
+        while (body != null && !(body instanceof CallableDeclaration<?>) && !(body instanceof LambdaExpr)
+                && !(body instanceof com.github.javaparser.ast.body.InitializerDeclaration)) {
+            body = body.getParentNode().orElse(null);
+        }
+        if (name == null || body == null) {
+            return List.of();
+        }
+        List<com.github.javaparser.ast.expr.NameExpr> out = new ArrayList<>();
+        for (var use : body.findAll(com.github.javaparser.ast.expr.NameExpr.class)) {
+            if (use.getNameAsString().equals(name) && declarationOf(name, use) == declaration) {
+                out.add(use);
+            }
+        }
+        return out;
+    }
 }

@@ -58,6 +58,22 @@ class ApiCatalogueReadOnlyTest {
         assertThat(readOnly(catalogue, "com.acme.payments.PaymentsClient", "payments.charge(card)")).isFalse();
     }
 
+    @Test
+    void aDeclarationOverridesTheBuiltInEntryForTheSameMethod() throws Exception {
+        Path file = tree.resolve("racelint.yml");
+        Files.writeString(file, """
+                apis:
+                  "software.amazon.awssdk.services.s3.S3Client#createMultipartUpload": http-read
+                """);
+        ApiCatalogue catalogue = ApiCatalogue.builtIn();
+        String s3 = "software.amazon.awssdk.services.s3.S3Client";
+        assertThat(readOnly(catalogue, s3, "s3.createMultipartUpload(request)")).isFalse();
+        ProjectConfig.read(file, Path.of("racelint.yml"), List.of(tree)).extend(catalogue);
+
+        assertThat(readOnly(catalogue, s3, "s3.createMultipartUpload(request)")).isTrue();
+        assertThat(readOnly(catalogue, s3, "s3.copyObject(request)")).as("the other methods keep the built-in entry").isFalse();
+    }
+
     private static boolean readOnly(ApiCatalogue catalogue, String type, String expression) {
         MethodCallExpr call = StaticJavaParser.parseExpression(expression).asMethodCallExpr();
         while (call.getScope().orElse(null) instanceof MethodCallExpr inner) {
