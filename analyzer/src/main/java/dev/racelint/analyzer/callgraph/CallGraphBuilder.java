@@ -39,7 +39,8 @@ import java.util.Set;
 /**
  * Builds the call graph and each method's facts with one walk of each method body. Lambdas and
  * method references passed to ordinary calls run inline (streams, Optional, templates); those
- * passed to hand-off APIs (executors, async futures) and {@code @Async} methods do not.
+ * passed to hand-off APIs (executors, async futures, collections that keep them), to scanned
+ * methods that only queue or store them ({@link CallbackTiming}) and to {@code @Async} methods do not.
  */
 public final class CallGraphBuilder {
 
@@ -57,12 +58,14 @@ public final class CallGraphBuilder {
     private final Annotations annotations;
     private final Map<String, List<MethodInfo>> listenersByEventType = new HashMap<>();
     private final MethodMemo<Boolean> async;
+    private final CallbackTiming callbacks;
 
     public CallGraphBuilder(ProgramIndex index, CallResolver resolver) {
         this.index = index;
         this.resolver = resolver;
         this.annotations = resolver.annotations();
         this.async = new MethodMemo<>(index);
+        this.callbacks = new CallbackTiming(resolver);
     }
 
     public CallGraph build() {
@@ -269,22 +272,23 @@ public final class CallGraphBuilder {
         return out;
     }
 
+    /**
+     * A lambda or method reference passed to a call runs in place unless the callee only runs it
+     * later ({@link CallbackTiming}): a library hand-off, a collection it is stored in, or a scanned
+     * method that queues or stores it. Anywhere else (a field, a local, a constructor) it is not
+     * walked as part of this method.
+     */
     private boolean runsInline(Node functional) {
         Node parent = functional.getParentNode().orElse(null);
         if (!(parent instanceof MethodCallExpr call)) {
             return false;
         }
-        boolean isArgument = false;
-        for (Expression arg : call.getArguments()) {
-            if (arg == functional) {
-                isArgument = true;
-                break;
+        for (int i = 0; i < call.getArguments().size(); i++) {
+            if (call.getArgument(i) == functional) {
+                return callbacks.whenArgumentRuns(call, i) != CallbackTiming.When.LATER;
             }
         }
-        if (!isArgument) {
-            return false;
-        }
-        return !resolver.isHandoff(resolver.resolve(call), call);
+        return false;
     }
 
     /** Asked at every call edge through a proxy: memoised per method. */

@@ -5,7 +5,6 @@ import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.MethodReferenceExpr;
-import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SuperExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
@@ -20,7 +19,6 @@ import dev.racelint.analyzer.index.TypeInfo;
 import dev.racelint.analyzer.index.TypeRef;
 import dev.racelint.analyzer.parse.NodeMemo;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -167,9 +165,6 @@ public final class CallResolver {
                     // A project executor (a subtype of java.util.concurrent.Executor): what is
                     // submitted to it runs on its threads, whatever its own code looks like.
                     api = new ApiCatalogue.Match(inherited.api().entry(), type.project().qualifiedName(), name);
-                }
-                if (api == null) {
-                    api = forwardedHandoff(found, type.project().qualifiedName(), name);
                 }
                 return new Resolution(targets, !receiver.isTypeName(), api);
             }
@@ -469,43 +464,27 @@ public final class CallResolver {
         return out;
     }
 
-    /** Methods whose forwarding of a parameter to a hand-off is being worked out on this thread. */
-    private final ThreadLocal<Set<MethodInfo>> forwarding = ThreadLocal.withInitial(HashSet::new);
-
-    /**
-     * A project method that passes one of its parameters straight to a library hand-off
-     * ({@code pool.submit(task)}) hands off what it is given, whatever it is called: lambdas passed
-     * to it run on another thread too. Decided from its body, not from its name.
-     */
-    private ApiCatalogue.Match forwardedHandoff(List<MethodInfo> found, String typeName, String name) {
-        for (MethodInfo m : found) {
-            if (m.body() == null || !forwarding.get().add(m)) {
-                continue;
-            }
-            try {
-                Set<String> parameters = new HashSet<>();
-                m.declaration().getParameters().forEach(p -> parameters.add(p.getNameAsString()));
-                for (MethodCallExpr inner : index.ownCalls(m)) {
-                    boolean passesParameter = inner.getArguments().stream()
-                            .anyMatch(a -> a instanceof NameExpr n && parameters.contains(n.getNameAsString()));
-                    if (!passesParameter) {
-                        continue;
-                    }
-                    Resolution r = resolve(inner);
-                    if (r.targets().isEmpty() && isHandoff(r, inner)) {
-                        return new ApiCatalogue.Match(r.api().entry(), typeName, name);
-                    }
-                }
-            } finally {
-                forwarding.get().remove(m);
-            }
-        }
-        return null;
-    }
-
-    /** True when the catalogue says lambdas passed to this call run on another thread. */
+    /** True when the catalogue says lambdas passed to this call run later: on another thread, or when taken from where they are stored. */
     public boolean isHandoff(Resolution r, MethodCallExpr call) {
-        return r.api() != null && r.api().entry().effect() == EffectKind.HANDOFF
-                && r.api().method().equals(call.getNameAsString());
+        if (r.api() != null && r.api().entry().effect() == EffectKind.HANDOFF
+                && r.api().method().equals(call.getNameAsString())) {
+            return true;
+        }
+        if (!r.targets().isEmpty()) {
+            return false;
+        }
+        // Along a chain whose intermediate results are not typed (no classpath), the catalogue
+        // matches at the chain's root receiver: Failsafe.with(policy).with(pool).runAsync(..) is
+        // matched from Failsafe, where the match names the call of the chain it is for.
+        MethodCallExpr root = call;
+        while (root.getScope().orElse(null) instanceof MethodCallExpr inner) {
+            root = inner;
+        }
+        if (root == call) {
+            return false;
+        }
+        Resolution atRoot = resolve(root);
+        return atRoot.api() != null && atRoot.api().entry().effect() == EffectKind.HANDOFF
+                && atRoot.api().method().equals(call.getNameAsString());
     }
 }
