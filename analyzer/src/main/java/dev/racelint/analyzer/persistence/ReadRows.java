@@ -45,7 +45,7 @@ public final class ReadRows {
     /**
      * Does {@code value} hold the row object(s) {@code read} returned? With {@code every}, each value the
      * local can hold must be one (an assignment of a {@code new} object elsewhere makes it not so);
-     * without, it is enough that each of its values that carries the read is one.
+     * without, it is enough that one of its values is one (it holds the rows on some path).
      */
     public static boolean rowsOf(MethodFlow flow, Expression value, DbOp read, boolean every) {
         return rowsOf(flow, value, read, every, Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -102,14 +102,15 @@ public final class ReadRows {
         }
         boolean any = false;
         for (Expression v : values) {
-            if (!every && !flow.valuesReaching(v).contains(read)) {
-                continue; // another object the local holds on a path the read's row is not on
+            boolean rows = rowsOf(flow, v, read, every, seen);
+            if (!every && rows) {
+                return true; // on some path the local holds the read's rows themselves
             }
-            if (!rowsOf(flow, v, read, every, seen)) {
+            if (every && !rows) {
                 return false;
             }
             any = true;
         }
-        return any;
+        return every && any;
     }
 }
