@@ -171,7 +171,8 @@ public final class CheckThenActRule implements Rule {
             }
             boolean reported = false;
             for (DbOp check : flow.decidingReads(write.call(), write)) {
-                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)) {
+                if (PersistenceRules.lockHeld(context, check) || keyedInDatabase(context, write, check) || readsHistory(context, check)
+                        || insertsFoundRows(flow, write, check)) {
                     continue;
                 }
                 reporter.report(finding(descriptor(), context, check, write, List.of(), undeclared(context, write, check)));
@@ -335,6 +336,17 @@ public final class CheckThenActRule implements Rule {
             }
         }
         return out;
+    }
+
+    /**
+     * Does the insert store the very rows the check found ({@code rows = find(..); rows.forEach(r -> r.setId(null));
+     * if (!rows.isEmpty()) saveBatch(rows)})? Every value its argument can hold is those rows
+     * ({@link dev.racelint.analyzer.persistence.ReadRows}), so it runs because rows were found: copies of
+     * found rows, not an insert of a row that was looked for and missing.
+     */
+    private static boolean insertsFoundRows(MethodFlow flow, DbOp write, DbOp check) {
+        return check.shape() == DbOp.ReadShape.ROWS && write.call().getArguments().stream()
+                .anyMatch(a -> dev.racelint.analyzer.persistence.ReadRows.rowsOf(flow, a, check, true));
     }
 
     private static boolean lockedReadBefore(MethodFlow flow, DbOp write) {

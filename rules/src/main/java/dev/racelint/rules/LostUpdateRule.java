@@ -15,6 +15,7 @@ import dev.racelint.analyzer.index.RepeatedConditions;
 import dev.racelint.analyzer.persistence.CallerReads;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.MethodFlow;
+import dev.racelint.analyzer.persistence.ReadRows;
 import dev.racelint.analyzer.persistence.WrittenValues;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
@@ -73,7 +74,7 @@ public final class LostUpdateRule implements Rule {
             for (DbOp read : flow.valuesReaching(value)) {
                 if (read.kind() == DbOp.Kind.READ && read.sameTable(write) && !PersistenceRules.lockHeld(context, read)
                         && PersistenceRules.readsRowValues(read) && carriesStoredValue(flow, value, read)
-                        && (!isReadObject(value, read) || changedFromItself(context, flow, read))) {
+                        && (!ReadRows.rowsOf(flow, value, read, false) || changedFromItself(context, flow, read, write))) {
                     return read;
                 }
             }
@@ -87,6 +88,11 @@ public final class LostUpdateRule implements Rule {
      * caller's own selector, which no concurrent writer of that row changes.
      */
     private static boolean carriesStoredValue(MethodFlow flow, Expression value, DbOp read) {
+        return carriesStoredValue(flow, value, read, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+    }
+
+    private static boolean carriesStoredValue(MethodFlow flow, Expression value, DbOp read,
+            Set<com.github.javaparser.ast.Node> seen) {
         if (!flow.valuesReaching(value).contains(read)) {
             return false;
         }
@@ -97,26 +103,11 @@ public final class LostUpdateRule implements Rule {
             boolean selectsOnly = flow.ops().stream().anyMatch(op -> (value.isAncestorOf(op.end()) || value.isAncestorOf(op.call()))
                     && (op.end().isAncestorOf(name) || op.call().isAncestorOf(name)));
             if (!selectsOnly && flow.valuesReaching(name).contains(read) && !selectorGetter(name, read)
-                    && !selectorLocal(flow, name, read)) {
+                    && !selectorLocal(flow, name, read, seen)) {
                 return true;
             }
         }
         return false;
-    }
-
-    /**
-     * Is {@code value} the very object the read returned (a local holding its result), rather than one
-     * built from it? Writing that object back writes what was read; only a change made to it in between
-     * makes that a read-modify-write.
-     */
-    private static boolean isReadObject(Expression value, DbOp read) {
-        if (!(value instanceof NameExpr name)) {
-            return false;
-        }
-        List<Expression> assigned = valuesAssigned(name, false);
-        return assigned != null && assigned.stream().anyMatch(e -> e == read.end() || e == read.call() || e.isAncestorOf(read.end()))
-                && assigned.stream().noneMatch(e -> e instanceof com.github.javaparser.ast.expr.ObjectCreationExpr
-                        && (e.isAncestorOf(read.end()) || e.isAncestorOf(read.call())));
     }
 
     /**
@@ -151,16 +142,22 @@ public final class LostUpdateRule implements Rule {
         return assigned;
     }
 
-    /** A setter on the read's rows (or on an element of them) gets a value computed from their stored values. */
-    private static boolean changedFromItself(MethodContext context, MethodFlow flow, DbOp read) {
+    /**
+     * A setter on the read's rows themselves (or on an element of them, {@link ReadRows}), called before the
+     * write, gets a value computed from their stored values. A setter on an object built from the rows, or
+     * one after the write, changes nothing the write stores.
+     */
+    private static boolean changedFromItself(MethodContext context, MethodFlow flow, DbOp read, DbOp write) {
         var body = context.method().body();
         if (body == null) {
             return false;
         }
+        int writeAt = PersistenceRules.position(write);
         for (MethodCallExpr setter : body.findAll(MethodCallExpr.class)) {
             if (setter.getNameAsString().startsWith("set") && setter.getArguments().size() == 1
                     && setter.getScope().orElse(null) instanceof NameExpr target
-                    && flow.valuesReaching(target).contains(read)
+                    && setter.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) < writeAt
+                    && ReadRows.rowsOf(flow, target, read, false)
                     && carriesStoredValue(flow, setter.getArgument(0), read)) {
                 return true;
             }
@@ -169,26 +166,33 @@ public final class LostUpdateRule implements Rule {
     }
 
     /**
-     * A local whose every value that carries the read is the read's own selector ({@code id = row.getId()}):
-     * it holds the key the caller chose, not a stored value.
+     * A local whose every value that carries the read is the read's own selector ({@code id = row.getId()}),
+     * or is computed from nothing of the row but that selector ({@code answer = gateway.query(build(row.getNo()))}):
+     * it holds the key the caller chose, or what was computed from it, not a stored value.
      */
-    private static boolean selectorLocal(MethodFlow flow, NameExpr name, DbOp read) {
+    private static boolean selectorLocal(MethodFlow flow, NameExpr name, DbOp read, Set<com.github.javaparser.ast.Node> seen) {
         List<Expression> assigned = valuesAssigned(name, true);
-        if (assigned == null) {
+        com.github.javaparser.ast.Node declaration = dev.racelint.analyzer.resolve.LocalVariables
+                .declarationOf(name.getNameAsString(), name);
+        if (assigned == null || !seen.add(declaration)) {
             return false;
         }
-        boolean any = false;
-        for (Expression value : assigned) {
-            if (!flow.valuesReaching(value).contains(read)) {
-                continue;
+        try {
+            boolean any = false;
+            for (Expression value : assigned) {
+                if (!flow.valuesReaching(value).contains(read)) {
+                    continue;
+                }
+                any = true;
+                if (!(value instanceof MethodCallExpr getter && getter.getScope().orElse(null) instanceof NameExpr scope
+                        && selectorGetter(scope, read)) && carriesStoredValue(flow, value, read, seen)) {
+                    return false;
+                }
             }
-            any = true;
-            if (!(value instanceof MethodCallExpr getter && getter.getScope().orElse(null) instanceof NameExpr scope
-                    && selectorGetter(scope, read))) {
-                return false;
-            }
+            return any;
+        } finally {
+            seen.remove(declaration); // a path through the locals, not every local visited: a cycle stops here
         }
-        return any;
     }
 
     /** {@code entity.getK()} where column k is one the read selected its row by. */
@@ -258,8 +262,10 @@ public final class LostUpdateRule implements Rule {
             // a row read here, or one a caller read and passed in (then only an explicit save writes it:
             // whether the caller's row is still managed here is not known)
             boolean passedIn = read != null && !own.ops().contains(read);
-            if (passedIn && (!flow.valuesReaching(entityVar).contains(read) || setsKey(body, entityVar, read))) {
-                // the caller's row only chose what this method loads itself, or is saved under a key set here
+            if (passedIn && (!flow.valuesReaching(entityVar).contains(read) || setsKey(body, entityVar, read)
+                    || !passedAsRead(context, arrivals, read))) {
+                // the caller's row only chose what this method loads itself, or is saved under a key set here,
+                // or what arrives is another type built from the row (a DTO the save converts to a new entity)
                 continue;
             }
             if (read == null || (passedIn ? read.locked() || flow.ops().stream().anyMatch(DbOp::locked)
@@ -369,6 +375,25 @@ public final class LostUpdateRule implements Rule {
     /** Two places one call never both runs: the arms of one branch, or opposite arms of one condition tested twice. */
     private static boolean branchExclusive(com.github.javaparser.ast.Node a, com.github.javaparser.ast.Node b) {
         return ExclusiveBranches.exclusive(a, b) || RepeatedConditions.exclusive(a, b);
+    }
+
+    /**
+     * Does a caller pass the row object it read itself ({@link ReadRows}), not an object built from its
+     * fields ({@code toDto(row)}, {@code new Event(row.getA(), ..)}) that the callee saves as something new?
+     */
+    private static boolean passedAsRead(MethodContext context, List<CallerReads.Arrival> arrivals, DbOp read) {
+        for (CallerReads.Arrival a : arrivals) {
+            if (a.read() != read || !(a.edge().site() instanceof MethodCallExpr call)) {
+                continue;
+            }
+            int index = context.method().declaration().getParameters().indexOf(a.parameter());
+            MethodFlow caller = context.persistence().flow(a.edge().caller()).orElse(null);
+            if (caller != null && index >= 0 && index < call.getArguments().size()
+                    && ReadRows.rowsOf(caller, call.getArgument(index), read, false)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The caller holds no lock around its read and the call (an advice lock, or a lock scope covering the call). */
