@@ -10,6 +10,7 @@ import dev.racelint.analyzer.callgraph.CallGraphBuilder;
 import dev.racelint.analyzer.coverage.Coverage;
 import dev.racelint.analyzer.coverage.CoverageCatalogue;
 import dev.racelint.analyzer.coverage.CoverageModel;
+import dev.racelint.analyzer.handlers.UnfedQueues;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
@@ -216,6 +217,8 @@ public final class Analyzer {
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
         RetryFacts retries = new RetryFacts(index, resolver.typer(), graph);
         JobFacts jobs = new JobFacts(index, reachability);
+        UnfedQueues unfed = new UnfedQueues(index, resolver.typer(), graph, handlers, reachability, catalogue.lists());
+        java.util.Map<String, Integer> unfedNotes = new java.util.concurrent.ConcurrentHashMap<>();
         long t5 = lap(timings, "models", t4);
         List<MethodInfo> methods = index.methods();
         // Per-method facts that several rules and the whole-program lock graph read, computed on all
@@ -252,6 +255,12 @@ public final class Analyzer {
                                             + ": " + e.getClass().getSimpleName()));
                         }
                     }
+                    if (!found.isEmpty()) {
+                        unfed.onlyFromUnfed(method).ifPresent(u -> {
+                            found.replaceAll(f -> UnfedQueues.asNote(f, u));
+                            unfedNotes.merge(u.key(), found.size(), Integer::sum);
+                        });
+                    }
                     reported.set(method.id(), found);
                     failed.set(method.id(), failures);
                 });
@@ -276,6 +285,13 @@ public final class Analyzer {
             diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.NOT_AN_ENTRY_POINT, inMigrations
                     + (inMigrations == 1 ? " finding" : " findings") + " in Flyway / Liquibase Java migrations left out: a "
                     + "migration runs once per database, under the migration tool's lock, not on users' or messages' requests"));
+        }
+        if (!unfedNotes.isEmpty()) {
+            int notes = unfedNotes.values().stream().mapToInt(Integer::intValue).sum();
+            diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.NOT_AN_ENTRY_POINT, notes
+                    + (notes == 1 ? " finding" : " findings") + " reported as notes: reached only for elements popped "
+                    + "from lists that no code of the program pushes to (" + String.join(", ", new java.util.TreeSet<>(
+                            unfedNotes.keySet())) + "), so they never run unless another program fills those lists"));
         }
         long t9 = lap(timings, "rules", t8);
         // after the rules: the per-method facts it counts are memoised by then
