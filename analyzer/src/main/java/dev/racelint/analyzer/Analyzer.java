@@ -218,7 +218,6 @@ public final class Analyzer {
         RetryFacts retries = new RetryFacts(index, resolver.typer(), graph);
         JobFacts jobs = new JobFacts(index, reachability);
         UnfedQueues unfed = new UnfedQueues(index, resolver.typer(), graph, handlers, reachability, catalogue.lists());
-        java.util.Map<String, Integer> unfedNotes = new java.util.concurrent.ConcurrentHashMap<>();
         long t5 = lap(timings, "models", t4);
         List<MethodInfo> methods = index.methods();
         // Per-method facts that several rules and the whole-program lock graph read, computed on all
@@ -256,10 +255,7 @@ public final class Analyzer {
                         }
                     }
                     if (!found.isEmpty()) {
-                        unfed.onlyFromUnfed(method).ifPresent(u -> {
-                            found.replaceAll(f -> UnfedQueues.asNote(f, u));
-                            unfedNotes.merge(u.key(), found.size(), Integer::sum);
-                        });
+                        unfed.onlyFromUnfed(method).ifPresent(u -> found.replaceAll(f -> UnfedQueues.asNote(f, u)));
                     }
                     reported.set(method.id(), found);
                     failed.set(method.id(), failures);
@@ -285,13 +281,6 @@ public final class Analyzer {
             diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.NOT_AN_ENTRY_POINT, inMigrations
                     + (inMigrations == 1 ? " finding" : " findings") + " in Flyway / Liquibase Java migrations left out: a "
                     + "migration runs once per database, under the migration tool's lock, not on users' or messages' requests"));
-        }
-        if (!unfedNotes.isEmpty()) {
-            int notes = unfedNotes.values().stream().mapToInt(Integer::intValue).sum();
-            diagnostics.add(new Diagnostic(null, 0, 0, Level.NOTE, Diagnostic.NOT_AN_ENTRY_POINT, notes
-                    + (notes == 1 ? " finding" : " findings") + " reported as notes: reached only for elements popped "
-                    + "from lists that no code of the program pushes to (" + String.join(", ", new java.util.TreeSet<>(
-                            unfedNotes.keySet())) + "), so they never run unless another program fills those lists"));
         }
         long t9 = lap(timings, "rules", t8);
         // after the rules: the per-method facts it counts are memoised by then
