@@ -10,6 +10,7 @@ import dev.racelint.analyzer.callgraph.CallGraphBuilder;
 import dev.racelint.analyzer.coverage.Coverage;
 import dev.racelint.analyzer.coverage.CoverageCatalogue;
 import dev.racelint.analyzer.coverage.CoverageModel;
+import dev.racelint.analyzer.handlers.UnfedQueues;
 import dev.racelint.analyzer.effects.ApiCatalogue;
 import dev.racelint.analyzer.finding.Diagnostic;
 import dev.racelint.analyzer.finding.Finding;
@@ -216,6 +217,7 @@ public final class Analyzer {
         LockModel locks = new LockModel(graph, resolver.typer(), persistence, transactions);
         RetryFacts retries = new RetryFacts(index, resolver.typer(), graph);
         JobFacts jobs = new JobFacts(index, reachability);
+        UnfedQueues unfed = new UnfedQueues(index, resolver.typer(), graph, handlers, reachability, catalogue.lists());
         long t5 = lap(timings, "models", t4);
         List<MethodInfo> methods = index.methods();
         // Per-method facts that several rules and the whole-program lock graph read, computed on all
@@ -251,6 +253,9 @@ public final class Analyzer {
                                     "rule-failure", "rule " + rule.descriptor().id() + " failed on " + method.displayName()
                                             + ": " + e.getClass().getSimpleName()));
                         }
+                    }
+                    if (!found.isEmpty()) {
+                        unfed.onlyFromUnfed(method).ifPresent(u -> found.replaceAll(f -> UnfedQueues.asNote(f, u)));
                     }
                     reported.set(method.id(), found);
                     failed.set(method.id(), failures);

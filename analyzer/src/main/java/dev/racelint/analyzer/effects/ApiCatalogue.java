@@ -193,6 +193,22 @@ public final class ApiCatalogue {
 
     private final List<AuthorizationEntry> authorization = new ArrayList<>();
 
+    /**
+     * Commands on shared lists used as work queues ({@code lists} in the catalogue): see
+     * {@link dev.racelint.analyzer.handlers.UnfedQueues}.
+     *
+     * @param types   receiver types (qualified names) of the list commands
+     * @param through calls that return such a receiver from a client ({@code opsForList})
+     * @param push    methods that add to the list named by their first argument
+     * @param pop     methods that take from the list named by their first argument
+     * @param move    methods that take from the list named by the first argument and add to the second's
+     * @param open    calls that return a handle bound to the list named by their first argument
+     */
+    public record ListEntry(Set<String> types, Set<String> through, Set<String> push, Set<String> pop,
+            Set<String> move, Set<String> open) {}
+
+    private final List<ListEntry> lists = new ArrayList<>();
+
     private final Map<String, List<Entry>> exactTypes = new HashMap<>();
     private final List<Map.Entry<Glob, Entry>> patternTypes = new ArrayList<>();
     private final List<Entry> anyReceiver = new ArrayList<>();
@@ -334,6 +350,12 @@ public final class ApiCatalogue {
                     node.path("combine").asText("or"),
                     node.path("combineAttribute").asText("")));
         }
+        for (JsonNode node : root.path("lists")) {
+            lists.add(new ListEntry(new LinkedHashSet<>(strings(node.path("types"))),
+                    new LinkedHashSet<>(strings(node.path("through"))), new LinkedHashSet<>(strings(node.path("push"))),
+                    new LinkedHashSet<>(strings(node.path("pop"))), new LinkedHashSet<>(strings(node.path("move"))),
+                    new LinkedHashSet<>(strings(node.path("open")))));
+        }
         for (JsonNode node : root.path("interfaces")) {
             interfaces.add(new InterfaceEntry(
                     new LinkedHashSet<>(strings(node.path("typeAnnotations"))),
@@ -379,6 +401,10 @@ public final class ApiCatalogue {
     }
 
     /** The annotations that admit only callers holding an authority (and those that open a method again). */
+    public List<ListEntry> lists() {
+        return List.copyOf(lists);
+    }
+
     public List<AuthorizationEntry> authorization() {
         return List.copyOf(authorization);
     }

@@ -358,11 +358,15 @@ public final class RetryFacts {
     /**
      * Evidence that the RetryTemplate built in {@code method} retries every failure: no retry policy
      * that lists exception types ({@code new SimpleRetryPolicy(n, Map.of(X.class, true))}, an
-     * exception classifier policy, {@code retryOn(X.class)}), or one that lists {@code Exception}.
+     * exception classifier policy, {@code retryOn(X.class)}, a policy subclass whose {@code canRetry}
+     * decides from the failure), or one that lists {@code Exception}.
      */
     public java.util.Optional<String> policyCoversEveryFailure(MethodInfo method) {
         for (ObjectCreationExpr creation : index.bodyNodes(method).creations()) {
             TypeRef type = index.resolveType(creation.getType(), creation);
+            if (decidesOnFailure(type)) {
+                return java.util.Optional.empty();
+            }
             if (type.candidates().stream().noneMatch(RETRY_POLICIES::contains)
                     || type.candidates().contains(SIMPLE_RETRY_POLICY) && creation.getArguments().size() < 2) {
                 continue;
@@ -382,6 +386,39 @@ public final class RetryFacts {
             }
         }
         return java.util.Optional.of("its retry policy lists no exception type");
+    }
+
+    /**
+     * A retry policy of the project's own (a subclass of a Spring Retry policy) whose {@code canRetry}
+     * returns a verdict computed from the failure itself ({@code context.getLastThrowable()}: its type,
+     * its SQL state, its message): it retries the failures it picks, not every failure.
+     */
+    private boolean decidesOnFailure(TypeRef type) {
+        if (!type.isProject() || !index.isSubtypeOf(type.project(), RETRY_POLICIES)) {
+            return false;
+        }
+        for (MethodInfo canRetry : index.findMethods(type.project(), "canRetry", 1)) {
+            Set<String> failures = new java.util.HashSet<>();
+            for (com.github.javaparser.ast.body.VariableDeclarator v : canRetry.declaration()
+                    .findAll(com.github.javaparser.ast.body.VariableDeclarator.class)) {
+                if (v.getInitializer().map(RetryFacts::readsLastFailure).orElse(false)) {
+                    failures.add(v.getNameAsString());
+                }
+            }
+            for (ReturnStmt r : canRetry.declaration().findAll(ReturnStmt.class)) {
+                if (r.getExpression().map(e -> readsLastFailure(e) || e.findFirst(NameExpr.class,
+                        n -> failures.contains(n.getNameAsString())).isPresent()).orElse(false)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Does {@code e} read the failure that ended the last attempt ({@code RetryContext.getLastThrowable()})? */
+    private static boolean readsLastFailure(Expression e) {
+        return e.findFirst(MethodCallExpr.class, c -> c.getNameAsString().equals("getLastThrowable")
+                && c.getArguments().isEmpty()).isPresent();
     }
 
     /** The catch clause catches every failure ({@code Exception}, {@code Throwable}, ..): its evidence. */
