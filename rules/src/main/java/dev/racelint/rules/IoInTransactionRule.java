@@ -138,7 +138,8 @@ public final class IoInTransactionRule implements Rule {
             message.text(" (and " + alsoReached.size() + " more " + effect.label() + " call"
                     + (alsoReached.size() == 1 ? "" : "s") + ")");
         }
-        message.text(smallHarm.map(h -> h.consequence() + h.note()).orElse(consequence(effect)));
+        boolean reads = reached.site().effect().readOnly() && alsoReached.stream().allMatch(r -> r.site().effect().readOnly());
+        message.text(smallHarm.map(h -> h.consequence() + h.note()).orElse(consequence(effect, reads)));
 
         List<CodeLocation> flow = new ArrayList<>();
         flow.add(scope.anchor());
@@ -169,7 +170,16 @@ public final class IoInTransactionRule implements Rule {
         return String.join(" -> ", names);
     }
 
-    private static String consequence(ApiEffect effect) {
+    /**
+     * What the calls put at risk. A call with safe HTTP semantics (GET, HEAD, OPTIONS: {@link ApiEffect#readOnly})
+     * changes nothing remote, so there is nothing for a rollback to undo: its harm is the wait, with the
+     * connection and the locks taken so far held for its latency.
+     */
+    private static String consequence(ApiEffect effect, boolean reads) {
+        if (reads) {
+            return ": the call only reads (nothing remote for a rollback to undo), but the connection and the row "
+                    + "locks the transaction took before it stay held for its full latency, and writers queue behind them.";
+        }
         if (effect.kind() == EffectKind.SLEEP) {
             return ": the connection and any row locks stay held while the thread sleeps.";
         }

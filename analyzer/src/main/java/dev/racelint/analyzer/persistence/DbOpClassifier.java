@@ -52,7 +52,8 @@ public final class DbOpClassifier {
     static final Set<String> ENTITY_MANAGER = Set.of("jakarta.persistence.EntityManager", "javax.persistence.EntityManager",
             HIBERNATE_SESSION);
     static final Set<String> JDBI_HANDLE = Set.of("org.jdbi.v3.core.Handle");
-    static final Set<String> SPRING_DATA = Set.of("org.springframework.data.repository.Repository",
+    /** Spring Data's own repository interfaces (a receiver typed as one of them is a repository). */
+    public static final Set<String> SPRING_DATA = Set.of("org.springframework.data.repository.Repository",
             "org.springframework.data.repository.CrudRepository", "org.springframework.data.repository.ListCrudRepository",
             "org.springframework.data.repository.PagingAndSortingRepository",
             "org.springframework.data.repository.ListPagingAndSortingRepository",

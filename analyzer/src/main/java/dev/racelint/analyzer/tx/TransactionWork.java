@@ -35,21 +35,36 @@ public final class TransactionWork {
     private final TransactionModel transactions;
     private final PersistenceModel persistence;
     private final OwnPoolConnections ownPool;
+    /** The transaction is declared {@code readOnly}: the database refuses its writes, so only its locks hold. */
+    private final boolean readOnly;
 
     public TransactionWork(TransactionModel transactions, PersistenceModel persistence) {
-        this(transactions, persistence, new OwnPoolConnections(persistence.index()));
+        this(transactions, persistence, new OwnPoolConnections(persistence.index()), false);
     }
 
-    private TransactionWork(TransactionModel transactions, PersistenceModel persistence, OwnPoolConnections ownPool) {
+    private TransactionWork(TransactionModel transactions, PersistenceModel persistence, OwnPoolConnections ownPool,
+            boolean readOnly) {
         this.transactions = transactions;
         this.persistence = persistence;
         this.ownPool = ownPool;
+        this.readOnly = readOnly;
     }
 
-    /** For a JDBC scope the connection the code took itself is the transaction's: no pool is apart from it. */
+    /**
+     * For a JDBC scope the connection the code took itself is the transaction's: no pool is apart from it.
+     * For an annotated method whose attribute (as Spring resolves it: the method's own annotation before its
+     * class's) is {@code readOnly = true}, the transaction it starts is a read-only one: Spring marks the
+     * connection read-only (PostgreSQL and MySQL then reject INSERT, UPDATE, DELETE) and JPA does not flush,
+     * so its writes hold nothing; a locking read or an advisory lock still does. When it joins a caller's
+     * transaction instead, the caller's attributes apply: {@link #joinedFrom} reports that.
+     */
     private TransactionWork forScope(TransactionScope scope) {
-        return scope.kind() == TransactionScope.Kind.JDBC
-                ? new TransactionWork(transactions, persistence, OwnPoolConnections.NONE) : this;
+        if (scope.kind() == TransactionScope.Kind.JDBC) {
+            return new TransactionWork(transactions, persistence, OwnPoolConnections.NONE, false);
+        }
+        boolean declaredReadOnly = scope.kind() == TransactionScope.Kind.ANNOTATED_METHOD
+                && transactions.attribute(scope.method()).map(TransactionAttribute::readOnly).orElse(false);
+        return declaredReadOnly ? new TransactionWork(transactions, persistence, ownPool, true) : this;
     }
 
     /** The first write or locking read on {@code scope}'s transaction, or the joining caller; empty when it only reads. */
@@ -226,6 +241,9 @@ public final class TransactionWork {
      * read-only. Calls inside a recognised operation's chain and catalogued effects are not counted.
      */
     private Optional<MethodCallExpr> unrecognisedDataAccess(MethodInfo method, Predicate<Node> covers) {
+        if (readOnly) {
+            return Optional.empty(); // a write it might be is refused on a read-only transaction
+        }
         List<DbOp> ops = persistence.directOps(method);
         Set<Node> effects = new HashSet<>();
         transactions.graph().facts(method).effects().forEach(site -> effects.add(site.call()));
@@ -250,7 +268,8 @@ public final class TransactionWork {
                 TypeRef type = persistence.resolver().typer().typeOf(receiver.get()).type();
                 // a java.lang type named first is that type (String in a file importing java.sql.*), no other guess
                 boolean javaLang = type.name() != null && type.name().startsWith("java.lang.");
-                if (!javaLang && type.candidates().stream().anyMatch(TransactionWork::inDataAccessPackage)) {
+                if (!javaLang && type.candidates().stream().anyMatch(TransactionWork::inDataAccessPackage)
+                        && !frameworkRepositoryRead(type.candidates(), call)) {
                     return Optional.of(call);
                 }
             }
@@ -264,9 +283,29 @@ public final class TransactionWork {
             "org.springframework.data.", "org.apache.ibatis.", "org.mybatis.", "com.baomidou.mybatisplus.",
             "tk.mybatis.", "org.jooq.", "org.jdbi.", "io.ebean.", "org.sql2o.");
 
+    /**
+     * Value types that live in a database API's package but run no statement: Spring Data's paging and
+     * sorting values ({@code Page}, {@code PageRequest}, {@code Sort}) and JDBC's date values.
+     */
+    private static final List<String> DATA_VALUE_TYPES = List.of("java.sql.Timestamp", "java.sql.Date",
+            "org.springframework.data.domain.");
+
     private static boolean inDataAccessPackage(String qualifiedName) {
         return DATA_ACCESS_PACKAGES.stream().anyMatch(qualifiedName::startsWith)
-                && !qualifiedName.startsWith("java.sql.Timestamp") && !qualifiedName.startsWith("java.sql.Date");
+                && DATA_VALUE_TYPES.stream().noneMatch(qualifiedName::startsWith);
+    }
+
+    /**
+     * The read methods Spring Data's own repository interfaces declare ({@code CrudRepository},
+     * {@code PagingAndSortingRepository} and their List variants): on a receiver typed as one of those
+     * interfaces (a parameter {@code PagingAndSortingRepository<T, ID> repo}), the call only selects.
+     */
+    private static final Set<String> FRAMEWORK_REPOSITORY_READS = Set.of("findAll", "findAllById", "findById",
+            "existsById", "count");
+
+    private static boolean frameworkRepositoryRead(List<String> receiverTypes, MethodCallExpr call) {
+        return FRAMEWORK_REPOSITORY_READS.contains(call.getNameAsString())
+                && receiverTypes.stream().allMatch(dev.racelint.analyzer.persistence.DbOpClassifier.SPRING_DATA::contains);
     }
 
     /** A project interface (a mapper, a repository) extending a database API's type, or annotated as one. */
@@ -284,7 +323,7 @@ public final class TransactionWork {
 
     /** A write or lock of {@code op} (in {@code method}) on the transaction: not on a connection of the code's own pool. */
     private boolean holds(DbOp op, MethodInfo method) {
-        return (op.isWrite() || op.locked() || op.advisoryLock()) && !ownPool.onOwnPool(op.call(), method);
+        return ((op.isWrite() && !readOnly) || op.locked() || op.advisoryLock()) && !ownPool.onOwnPool(op.call(), method);
     }
 
     /** Does the callee run on the caller's transaction? */
