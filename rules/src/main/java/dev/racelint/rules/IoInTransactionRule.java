@@ -101,7 +101,10 @@ public final class IoInTransactionRule implements Rule {
                     + " hands the message to a background sender and its future is not waited on, so the "
                     + "transaction does not wait for the broker."));
         }
-        if (same.stream().allMatch(r -> context.transactionHoldsBefore(scope, r).isEmpty())) {
+        // every call of the group on its shortest path runs before any write, and no later code on those
+        // paths writes and then calls out again (the shortest path to an API may be its earliest call only)
+        if (same.stream().allMatch(r -> context.transactionHoldsBefore(scope, r).isEmpty()
+                && !context.transactionHoldsThenReachesAfter(scope, r, IO))) {
             boolean sleeps = same.get(0).site().effect().kind() == EffectKind.SLEEP;
             return java.util.Optional.of(new SmallHarm(": the transaction keeps its pooled connection "
                     + (sleeps ? "while the thread sleeps." : "for the remote call's full latency."), " Reported as a note: nothing on this transaction (from "

@@ -208,6 +208,11 @@ public final class MethodContext {
         return new dev.racelint.analyzer.tx.TransactionWork(transactions, persistence).heldBefore(scope, reached);
     }
 
+    /** Whether code after {@code reached}'s call on its path writes or locks and then reaches an effect of {@code kinds}. */
+    public boolean transactionHoldsThenReachesAfter(TransactionScope scope, ReachedEffect reached, Set<EffectKind> kinds) {
+        return new dev.racelint.analyzer.tx.TransactionWork(transactions, persistence).holdsThenReachesAfter(scope, reached, kinds);
+    }
+
     /** Effects of the given kinds that run inside {@code scope}, on its transaction. */
     public List<ReachedEffect> effectsIn(TransactionScope scope, Set<EffectKind> kinds) {
         return transactions.effectsIn(scope, kinds);

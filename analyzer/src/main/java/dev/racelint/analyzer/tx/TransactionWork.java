@@ -147,6 +147,70 @@ public final class TransactionWork {
         return joinedFrom(scope).map(edge -> new Held(Optional.empty(), Optional.of(edge)));
     }
 
+    /**
+     * Whether, after the call that {@code reached} ends in, code on the same path writes or locks on the
+     * transaction and then reaches an effect of {@code kinds} again: at each step of the path, code of that
+     * method that may run after the step (not in the other arm of a branch) which holds - a holding operation,
+     * or a joined callee that holds - before an effect site or a call that reaches one, or a call that both
+     * holds and reaches one. The reached path is the shortest one to its API, so a later call of the same API
+     * (a notification after the writes) is only seen here: a small-harm verdict drawn from the reached path
+     * alone would miss it.
+     */
+    public boolean holdsThenReachesAfter(TransactionScope scope, ReachedEffect reached,
+            Set<dev.racelint.analyzer.effects.EffectKind> kinds) {
+        return forScope(scope).holdsThenReachesAfterOn(scope, reached, kinds);
+    }
+
+    private boolean holdsThenReachesAfterOn(TransactionScope scope, ReachedEffect reached,
+            Set<dev.racelint.analyzer.effects.EffectKind> kinds) {
+        var sums = transactions.sameTransactionEffects(kinds);
+        List<MethodInfo> frames = new java.util.ArrayList<>();
+        List<Node> steps = new java.util.ArrayList<>();
+        frames.add(scope.method());
+        for (CallEdge edge : reached.calls()) {
+            steps.add(edge.site());
+            frames.add(edge.callee());
+        }
+        steps.add(reached.site().call());
+        for (int i = 0; i < frames.size(); i++) {
+            MethodInfo method = frames.get(i);
+            Node step = steps.get(i);
+            Predicate<Node> covers = i == 0 ? scope.covers() : node -> true;
+            Predicate<Node> after = node -> covers.test(node) && node != step
+                    && !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(node, step)
+                    && (!mayRunBefore(node, step) || sharedLoop(node, step));
+            List<Node> laterReaches = new java.util.ArrayList<>();
+            for (var site : transactions.graph().facts(method).effects()) {
+                if (kinds.contains(site.effect().kind()) && after.test(site.call())) {
+                    laterReaches.add(site.call());
+                }
+            }
+            for (CallEdge edge : transactions.graph().facts(method).calls()) {
+                if (after.test(edge.site()) && joins(edge) && !sums.of(edge.callee()).isEmpty()) {
+                    Set<Integer> seen = new HashSet<>(frames.stream().map(MethodInfo::id).toList());
+                    if (seen.add(edge.callee().id()) && heldAnywhere(edge.callee(), seen).isPresent()) {
+                        return true; // the callee itself writes and calls out: its order is not weighed
+                    }
+                    laterReaches.add(edge.site());
+                }
+            }
+            for (Node later : laterReaches) {
+                Predicate<Node> between = node -> after.test(node) && mayRunBefore(node, later)
+                        && !dev.racelint.analyzer.index.ExclusiveBranches.exclusive(node, later);
+                for (DbOp op : persistence.directOps(method)) {
+                    if (between.test(op.call()) && holds(op, method)) {
+                        return true;
+                    }
+                }
+                Set<Integer> seen = new HashSet<>(frames.stream().map(MethodInfo::id).toList());
+                if (unrecognisedDataAccess(method, between).isPresent() || heldBelow(method, between, seen).isPresent()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private Optional<Held> heldAnywhere(MethodInfo method, Set<Integer> seen) {
         for (DbOp op : persistence.directOps(method)) {
             if (holds(op, method)) {
