@@ -82,7 +82,36 @@ public final class ApiCatalogue {
         public ApiEffect effect(com.github.javaparser.ast.expr.MethodCallExpr call) {
             ApiEffect plain = effect();
             ApiEffect read = readOnly(call) ? plain.asReadOnly() : plain;
+            String verb = runtimeVerb(call);
+            read = verb == null ? read : read.withRuntimeVerb(verb);
             return asynchronous(call) ? read.asAsynchronous() : read;
+        }
+
+        /**
+         * The argument that converts a value into the catalogued HTTP-method type at run time - a static
+         * call on that type ({@code HttpMethod.valueOf(input.getMethod())}, {@code HttpMethod.resolve(m)}),
+         * passed directly or through a local that is not reassigned - when the value is not a string
+         * literal: which verb the call sends is data (a workflow definition, a stored request), not code.
+         */
+        private String runtimeVerb(com.github.javaparser.ast.expr.MethodCallExpr call) {
+            String argumentType = simpleName(entry.methodArgumentType());
+            for (var argument : call.getArguments()) {
+                var value = argument;
+                if (argument instanceof com.github.javaparser.ast.expr.NameExpr name
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name)
+                                instanceof com.github.javaparser.ast.body.VariableDeclarator local
+                        && !dev.racelint.analyzer.resolve.LocalVariables.reassigned(local)
+                        && local.getInitializer().isPresent()) {
+                    value = local.getInitializer().get();
+                }
+                if (value instanceof com.github.javaparser.ast.expr.MethodCallExpr conversion
+                        && conversion.getScope().orElse(null) instanceof com.github.javaparser.ast.expr.NameExpr scope
+                        && simpleName(scope.getNameAsString()).equals(argumentType)
+                        && conversion.getArguments().stream().noneMatch(a -> a.isStringLiteralExpr())) {
+                    return value.toString();
+                }
+            }
+            return null;
         }
 
         /**
