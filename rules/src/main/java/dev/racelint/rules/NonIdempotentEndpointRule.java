@@ -382,7 +382,9 @@ public final class NonIdempotentEndpointRule implements Rule {
      * unreferenced object - the storage form of a lone new row - and a repeated delete deletes nothing more.
      */
     private static boolean repeatsHarmlessly(EffectSite effect) {
-        return "publish".equals(effect.effect().detail()) || "storage".equals(effect.effect().detail());
+        // a create behind an existence read of the same resource: the retry finds what the first created
+        return "publish".equals(effect.effect().detail()) || "storage".equals(effect.effect().detail())
+                || effect.effect().existenceGuard() != null;
     }
 
     /** The path deletes from the table before inserting into it: the submitted set replaces the stored one. */

@@ -28,7 +28,15 @@ public final class ApiCatalogue {
     public record Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
             Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
             Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes,
-            Set<String> asyncMethods, RequestBuilders.Spec requestBuilder) {
+            Set<String> asyncMethods, RequestBuilders.Spec requestBuilder, Map<String, Set<String>> createIfAbsent) {
+
+        public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
+                Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
+                Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes,
+                Set<String> asyncMethods, RequestBuilders.Spec requestBuilder) {
+            this(typePatterns, methods, exceptMethods, chainRequires, anyReceiver, effect, detail, label, readMethods,
+                    methodArgumentType, readArgumentTypes, asyncMethods, requestBuilder, Map.of());
+        }
 
         public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
                 Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
@@ -84,6 +92,8 @@ public final class ApiCatalogue {
             ApiEffect read = readOnly(call) ? plain.asReadOnly() : plain;
             String verb = runtimeVerb(call);
             read = verb == null ? read : read.withRuntimeVerb(verb);
+            String guard = CreateIfAbsent.existenceRead(call, entry.createIfAbsent().getOrDefault(method, Set.of()));
+            read = guard == null ? read : read.withExistenceGuard(guard);
             return asynchronous(call) ? read.asAsynchronous() : read;
         }
 
@@ -314,6 +324,13 @@ public final class ApiCatalogue {
         load(root, false);
     }
 
+    /** {@code createIfAbsent}: a create method -> the existence reads of the same resource that may decide it. */
+    private static Map<String, Set<String>> createIfAbsent(JsonNode node) {
+        Map<String, Set<String>> out = new HashMap<>();
+        node.fields().forEachRemaining(f -> out.put(f.getKey(), new LinkedHashSet<>(strings(f.getValue()))));
+        return Map.copyOf(out);
+    }
+
     private static RequestBuilders.Spec requestBuilder(JsonNode node) {
         if (node.isMissingNode() || node.isNull()) {
             return null;
@@ -353,7 +370,8 @@ public final class ApiCatalogue {
                     api.path("methodArgument").asText(""),
                     new LinkedHashSet<>(strings(api.path("readArguments"))),
                     new LinkedHashSet<>(strings(api.path("asyncMethods"))),
-                    requestBuilder(api.path("requestBuilder")));
+                    requestBuilder(api.path("requestBuilder")),
+                    createIfAbsent(api.path("createIfAbsent")));
             if (entry.anyReceiver()) {
                 anyReceiver.add(declared ? 0 : anyReceiver.size(), entry);
             }
