@@ -58,7 +58,7 @@ public final class ApiCatalogue {
         }
 
         boolean acceptsMethod(String name) {
-            if (exceptMethods.contains(name)) {
+            if (matchesAny(exceptMethods, name)) {
                 return false;
             }
             return methods.contains("*") || methods.contains(name);
@@ -66,8 +66,13 @@ public final class ApiCatalogue {
 
         /** A method listed in {@code readMethods}, by name or by a pattern ({@code get*}: '*' is any run of characters). */
         boolean readsWith(String name) {
-            for (String read : readMethods) {
-                if (read.equals(name) || read.contains("*") && METHOD_PATTERNS.computeIfAbsent(read, Glob::typeName).matches(name)) {
+            return matchesAny(readMethods, name);
+        }
+
+        /** {@code name} is one of {@code names}, or matches one that is a pattern ('*': any run of characters). */
+        private static boolean matchesAny(Set<String> names, String name) {
+            for (String listed : names) {
+                if (listed.equals(name) || listed.contains("*") && METHOD_PATTERNS.computeIfAbsent(listed, Glob::typeName).matches(name)) {
                     return true;
                 }
             }
