@@ -76,6 +76,7 @@ public final class NonIdempotentEndpointRule implements Rule {
         boolean writesNoRow = reached.stream().noneMatch(op -> op.item().isWrite());
         Repeat codeOnly = null;
         String codeFact = null;
+        Repeat runtimeVerb = null;
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
             EffectSite effect = site.item();
             // A GET/HEAD/OPTIONS call reads (also when a wrapper's callers pass the verb); a replay
@@ -89,9 +90,16 @@ public final class NonIdempotentEndpointRule implements Rule {
             Repeat repeat = repeatedRequest(context, context.method(), site, changesRows, new java.util.HashSet<>());
             if (repeat != null && !claimed(context, repeat.reached(), effect.call())
                     && keyedInsertBefore(context, reached, repeat.reached()) == null) {
+                if (effect.effect().runtimeVerb() != null) {
+                    // a verb taken from data may be a read: a definite command elsewhere on the path wins
+                    if (runtimeVerb == null) {
+                        runtimeVerb = repeat;
+                    }
+                    continue;
+                }
                 String fact = writesNoRow ? freshCodeStored(repeat.reached()) : null;
                 if (fact == null) {
-                    reportCall(rule, context, handler, at, repeat, null, reporter);
+                    reportCall(rule, context, handler, at, repeat, null, rule.fix(), reporter);
                     return;
                 }
                 if (codeOnly == null) {
@@ -101,7 +109,12 @@ public final class NonIdempotentEndpointRule implements Rule {
             }
         }
         if (codeOnly != null) {
-            reportCall(rule, context, handler, at, codeOnly, codeFact, reporter);
+            reportCall(rule, context, handler, at, codeOnly, codeFact, CODE_FIX, reporter);
+            return;
+        }
+        if (runtimeVerb != null) {
+            reportCall(rule, context, handler, at, runtimeVerb, verbAtRunTime(runtimeVerb.reached().item()),
+                    RUNTIME_VERB_FIX, reporter);
             return;
         }
         List<DbOp> all = reached.stream().map(Reached::item).toList();
@@ -120,14 +133,31 @@ public final class NonIdempotentEndpointRule implements Rule {
     }
 
     private static void reportCall(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
-            Repeat repeat, String smallHarm, Reporter reporter) {
+            Repeat repeat, String smallHarm, String fix, Reporter reporter) {
         EffectSite effect = repeat.reached().item();
         report(rule, context, handler, at, effect.location(), repeat.reached(),
                 "calls " + effect.effect().api() + " (" + effect.effect().label()
                         + (repeat.request() == null ? "" : ", " + repeat.request()) + ")",
-                ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
-                "makes the call again", effect.effect().apiKey(), smallHarm, reporter);
+                effect.effect().runtimeVerb() != null
+                        ? ", a remote call whose HTTP method is not known before run time and that nothing claims first,"
+                        : ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
+                "makes the call again", effect.effect().apiKey(), smallHarm, fix, reporter);
     }
+
+    /**
+     * The note's sentence for a call whose HTTP method is converted from data at run time ({@link
+     * dev.racelint.analyzer.effects.ApiEffect#runtimeVerb()}): it is a command only for the requests that
+     * name an unsafe verb, which the code cannot tell, so it is not counted as one at warning level.
+     */
+    private static String verbAtRunTime(EffectSite site) {
+        return " Reported as a note: the HTTP method is decided at run time (" + site.effect().runtimeVerb() + " in the call at "
+                + site.location().file().getFileName() + ":" + site.location().region().startLine()
+                + "), so the call is a read for some requests and a command for others.";
+    }
+
+    static final String RUNTIME_VERB_FIX = "If the requests sent this way can be commands (POST, PATCH), take an "
+            + "Idempotency-Key header on the endpoint and pass it on to the remote side with each command, or let "
+            + "the remote side deduplicate by a key the request carries.";
 
     /**
      * The note's sentence when a method on the way to the call (or the calling method) passes it a
@@ -352,7 +382,9 @@ public final class NonIdempotentEndpointRule implements Rule {
      * unreferenced object - the storage form of a lone new row - and a repeated delete deletes nothing more.
      */
     private static boolean repeatsHarmlessly(EffectSite effect) {
-        return "publish".equals(effect.effect().detail()) || "storage".equals(effect.effect().detail());
+        // a create behind an existence read of the same resource: the retry finds what the first created
+        return "publish".equals(effect.effect().detail()) || "storage".equals(effect.effect().detail())
+                || effect.effect().existenceGuard() != null;
     }
 
     /** The path deletes from the table before inserting into it: the submitted set replaces the stored one. */
@@ -505,7 +537,7 @@ public final class NonIdempotentEndpointRule implements Rule {
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
             CodeLocation effect, Reached<?> reached, String what, String unguarded, String again, String key,
-            String smallHarm, Reporter reporter) {
+            String smallHarm, String fix, Reporter reporter) {
         Message message = Message.builder()
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
@@ -513,7 +545,7 @@ public final class NonIdempotentEndpointRule implements Rule {
                         + again + "." + (smallHarm == null ? "" : smallHarm))
                 .build();
         reporter.report(new Finding(rule.id(), smallHarm == null ? rule.level() : Level.NOTE, message, at, List.of(effect),
-                HandlerRules.flow(at, reached, effect), smallHarm == null ? rule.fix() : CODE_FIX,
+                HandlerRules.flow(at, reached, effect), fix,
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", key), context.method().signature()));
     }
 }

@@ -28,7 +28,15 @@ public final class ApiCatalogue {
     public record Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
             Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
             Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes,
-            Set<String> asyncMethods, RequestBuilders.Spec requestBuilder) {
+            Set<String> asyncMethods, RequestBuilders.Spec requestBuilder, Map<String, Set<String>> createIfAbsent) {
+
+        public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
+                Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
+                Set<String> readMethods, String methodArgumentType, Set<String> readArgumentTypes,
+                Set<String> asyncMethods, RequestBuilders.Spec requestBuilder) {
+            this(typePatterns, methods, exceptMethods, chainRequires, anyReceiver, effect, detail, label, readMethods,
+                    methodArgumentType, readArgumentTypes, asyncMethods, requestBuilder, Map.of());
+        }
 
         public Entry(List<String> typePatterns, Set<String> methods, Set<String> exceptMethods,
                 Set<String> chainRequires, boolean anyReceiver, EffectKind effect, String detail, String label,
@@ -50,7 +58,7 @@ public final class ApiCatalogue {
         }
 
         boolean acceptsMethod(String name) {
-            if (exceptMethods.contains(name)) {
+            if (matchesAny(exceptMethods, name)) {
                 return false;
             }
             return methods.contains("*") || methods.contains(name);
@@ -58,8 +66,13 @@ public final class ApiCatalogue {
 
         /** A method listed in {@code readMethods}, by name or by a pattern ({@code get*}: '*' is any run of characters). */
         boolean readsWith(String name) {
-            for (String read : readMethods) {
-                if (read.equals(name) || read.contains("*") && METHOD_PATTERNS.computeIfAbsent(read, Glob::typeName).matches(name)) {
+            return matchesAny(readMethods, name);
+        }
+
+        /** {@code name} is one of {@code names}, or matches one that is a pattern ('*': any run of characters). */
+        private static boolean matchesAny(Set<String> names, String name) {
+            for (String listed : names) {
+                if (listed.equals(name) || listed.contains("*") && METHOD_PATTERNS.computeIfAbsent(listed, Glob::typeName).matches(name)) {
                     return true;
                 }
             }
@@ -82,7 +95,38 @@ public final class ApiCatalogue {
         public ApiEffect effect(com.github.javaparser.ast.expr.MethodCallExpr call) {
             ApiEffect plain = effect();
             ApiEffect read = readOnly(call) ? plain.asReadOnly() : plain;
+            String verb = runtimeVerb(call);
+            read = verb == null ? read : read.withRuntimeVerb(verb);
+            String guard = CreateIfAbsent.existenceRead(call, entry.createIfAbsent().getOrDefault(method, Set.of()));
+            read = guard == null ? read : read.withExistenceGuard(guard);
             return asynchronous(call) ? read.asAsynchronous() : read;
+        }
+
+        /**
+         * The argument that converts a value into the catalogued HTTP-method type at run time - a static
+         * call on that type ({@code HttpMethod.valueOf(input.getMethod())}, {@code HttpMethod.resolve(m)}),
+         * passed directly or through a local that is not reassigned - when the value is not a string
+         * literal: which verb the call sends is data (a workflow definition, a stored request), not code.
+         */
+        private String runtimeVerb(com.github.javaparser.ast.expr.MethodCallExpr call) {
+            String argumentType = simpleName(entry.methodArgumentType());
+            for (var argument : call.getArguments()) {
+                var value = argument;
+                if (argument instanceof com.github.javaparser.ast.expr.NameExpr name
+                        && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(name.getNameAsString(), name)
+                                instanceof com.github.javaparser.ast.body.VariableDeclarator local
+                        && !dev.racelint.analyzer.resolve.LocalVariables.reassigned(local)
+                        && local.getInitializer().isPresent()) {
+                    value = local.getInitializer().get();
+                }
+                if (value instanceof com.github.javaparser.ast.expr.MethodCallExpr conversion
+                        && conversion.getScope().orElse(null) instanceof com.github.javaparser.ast.expr.NameExpr scope
+                        && simpleName(scope.getNameAsString()).equals(argumentType)
+                        && conversion.getArguments().stream().noneMatch(a -> a.isStringLiteralExpr())) {
+                    return value.toString();
+                }
+            }
+            return null;
         }
 
         /**
@@ -285,6 +329,13 @@ public final class ApiCatalogue {
         load(root, false);
     }
 
+    /** {@code createIfAbsent}: a create method -> the existence reads of the same resource that may decide it. */
+    private static Map<String, Set<String>> createIfAbsent(JsonNode node) {
+        Map<String, Set<String>> out = new HashMap<>();
+        node.fields().forEachRemaining(f -> out.put(f.getKey(), new LinkedHashSet<>(strings(f.getValue()))));
+        return Map.copyOf(out);
+    }
+
     private static RequestBuilders.Spec requestBuilder(JsonNode node) {
         if (node.isMissingNode() || node.isNull()) {
             return null;
@@ -324,7 +375,8 @@ public final class ApiCatalogue {
                     api.path("methodArgument").asText(""),
                     new LinkedHashSet<>(strings(api.path("readArguments"))),
                     new LinkedHashSet<>(strings(api.path("asyncMethods"))),
-                    requestBuilder(api.path("requestBuilder")));
+                    requestBuilder(api.path("requestBuilder")),
+                    createIfAbsent(api.path("createIfAbsent")));
             if (entry.anyReceiver()) {
                 anyReceiver.add(declared ? 0 : anyReceiver.size(), entry);
             }
