@@ -99,7 +99,11 @@ public final class CheckThenActRule implements Rule {
             return type.isProject() ? dev.racelint.analyzer.persistence.EntityModel.idProperties(type.project(), annotations)
                     : java.util.Set.of();
         };
-        for (var t : dev.racelint.analyzer.persistence.StateTransitions.in(flow, ids)) {
+        // a JDK collection by the static type (java.util, not a Map): its contains(x) is a membership test
+        java.util.function.Predicate<com.github.javaparser.ast.expr.Expression> jdkCollection = e -> typer.typeOf(e).type()
+                .candidates().stream().anyMatch(n -> n.startsWith("java.util.") && !n.endsWith("Map")
+                        && n.indexOf('.', "java.util.".length()) < 0);
+        for (var t : dev.racelint.analyzer.persistence.StateTransitions.in(flow, ids, jdkCollection)) {
             DbOp read = t.read();
             DbOp write = t.write();
             if (PersistenceRules.lockedReadBefore(context, flow.ops(), write)

@@ -48,9 +48,12 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
      * The transitions among {@code flow}'s operations.
      *
      * @param idProperties the id properties of a record's type ({@link EntityModel#idProperties}), lower case
+     * @param jdkCollection whether an expression's static type is a {@code java.util} collection, whose
+     *                      {@code contains} of the getter tests membership in a set of states
      */
     public static List<StateTransitions> in(MethodFlow flow,
-            java.util.function.Function<NameExpr, java.util.Set<String>> idProperties) {
+            java.util.function.Function<NameExpr, java.util.Set<String>> idProperties,
+            java.util.function.Predicate<Expression> jdkCollection) {
         List<StateTransitions> out = new ArrayList<>();
         for (DbOp write : flow.ops()) {
             if ((write.kind() != DbOp.Kind.UPDATE && write.kind() != DbOp.Kind.SAVE) || write.conditional()
@@ -74,7 +77,7 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
                 if (written.isEmpty()) {
                     continue;
                 }
-                Optional<StateTransitions> found = guardOn(flow, write, read, written);
+                Optional<StateTransitions> found = guardOn(flow, write, read, written, jdkCollection);
                 if (found.isPresent()) {
                     out.add(found.get());
                     break;
@@ -147,25 +150,67 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
      * property on the read row.
      */
     private static Optional<StateTransitions> guardOn(MethodFlow flow, DbOp write, DbOp read,
-            Map<String, MethodCallExpr> written) {
+            Map<String, MethodCallExpr> written, java.util.function.Predicate<Expression> jdkCollection) {
         for (Expression condition : conditionsDeciding(write.call())) {
             if (!before(read.call(), condition)) {
                 continue;
             }
-            for (MethodCallExpr getter : condition.findAll(MethodCallExpr.class)) {
-                if (!getter.getArguments().isEmpty() || !(getter.getScope().orElse(null) instanceof NameExpr row)
-                        || !flow.valuesReaching(row).contains(read)) {
+            List<Expression> tests = new ArrayList<>(List.of(condition));
+            tests.addAll(booleanLocalValues(condition));
+            for (Expression test : tests) {
+                if (!before(read.call(), test)) {
                     continue;
                 }
-                Optional<String> property = property(getter.getNameAsString(), "get")
-                        .or(() -> property(getter.getNameAsString(), "is"));
-                if (property.isPresent() && written.containsKey(property.get()) && testedAgainstState(getter, condition)) {
-                    return Optional.of(new StateTransitions(read, write, condition, getter, written.get(property.get()),
-                            property.get()));
+                for (MethodCallExpr getter : test.findAll(MethodCallExpr.class)) {
+                    if (!getter.getArguments().isEmpty() || !(getter.getScope().orElse(null) instanceof NameExpr row)
+                            || !flow.valuesReaching(row).contains(read)) {
+                        continue;
+                    }
+                    Optional<String> property = property(getter.getNameAsString(), "get")
+                            .or(() -> property(getter.getNameAsString(), "is"));
+                    if (property.isPresent() && written.containsKey(property.get()) && testedAgainstState(getter, test, jdkCollection)) {
+                        return Optional.of(new StateTransitions(read, write, condition, getter,
+                                written.get(property.get()), property.get()));
+                    }
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The values given to a boolean local that makes up the condition ({@code boolean ok = WAITING ==
+     * run.getState(); if (ok) ..}), in its initializer and in assignments before the condition: the test
+     * was computed one statement earlier, it still decides. A local the condition only uses within a
+     * larger expression is left to that expression.
+     */
+    private static List<Expression> booleanLocalValues(Expression condition) {
+        Expression bare = condition;
+        while (bare instanceof com.github.javaparser.ast.expr.EnclosedExpr e) {
+            bare = e.getInner();
+        }
+        if (bare instanceof com.github.javaparser.ast.expr.UnaryExpr u
+                && u.getOperator() == com.github.javaparser.ast.expr.UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
+            bare = u.getExpression();
+        }
+        if (!(bare instanceof NameExpr name)
+                || !(LocalVariables.declarationOf(name.getNameAsString(), name) instanceof VariableDeclarator local)
+                || !local.getType().isPrimitiveType()
+                || local.getType().asPrimitiveType().getType() != com.github.javaparser.ast.type.PrimitiveType.Primitive.BOOLEAN) {
+            return List.of();
+        }
+        List<Expression> out = new ArrayList<>();
+        local.getInitializer().ifPresent(out::add);
+        Node body = methodOf(condition);
+        if (body != null) {
+            for (AssignExpr a : body.findAll(AssignExpr.class)) {
+                if (a.getOperator() == AssignExpr.Operator.ASSIGN && a.getTarget() instanceof NameExpr t
+                        && LocalVariables.declarationOf(t.getNameAsString(), t) == local && before(a, condition)) {
+                    out.add(a.getValue());
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -174,7 +219,8 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
      * {@code switch} over it, or the boolean getter itself? A comparison with a caller's value (an old
      * password, an expected owner) checks a credential or an owner, not the row's state.
      */
-    private static boolean testedAgainstState(MethodCallExpr getter, Expression condition) {
+    private static boolean testedAgainstState(MethodCallExpr getter, Expression condition,
+            java.util.function.Predicate<Expression> jdkCollection) {
         Node child = getter;
         Node parent = getter.getParentNode().orElse(null);
         while (parent instanceof com.github.javaparser.ast.expr.EnclosedExpr || parent instanceof com.github.javaparser.ast.expr.CastExpr) {
@@ -207,7 +253,17 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
                 && u.getOperator() == com.github.javaparser.ast.expr.UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
             return true;
         }
+        // membership in a fixed set of states: ENDED_STATES.contains(run.getState())
+        if (parent instanceof MethodCallExpr call && call.getArguments().size() == 1 && call.getArgument(0) == child
+                && call.getScope().isPresent() && fixedState(call.getScope().get()) && collectionContains(call, jdkCollection)) {
+            return true;
+        }
         return child == condition;
+    }
+
+    /** Is {@code call} {@link java.util.Collection#contains} on a JDK collection (by the scope's static type)? */
+    private static boolean collectionContains(MethodCallExpr call, java.util.function.Predicate<Expression> jdkCollection) {
+        return call.getNameAsString().equals("contains") && jdkCollection.test(call.getScope().get());
     }
 
     /** A literal (not null), a static final or enum constant, or an argument-less accessor on one. */
