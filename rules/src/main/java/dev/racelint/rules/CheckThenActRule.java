@@ -103,7 +103,13 @@ public final class CheckThenActRule implements Rule {
         java.util.function.Predicate<com.github.javaparser.ast.expr.Expression> jdkCollection = e -> typer.typeOf(e).type()
                 .candidates().stream().anyMatch(n -> n.startsWith("java.util.") && !n.endsWith("Map")
                         && n.indexOf('.', "java.util.".length()) < 0);
-        for (var t : dev.racelint.analyzer.persistence.StateTransitions.in(flow, ids, jdkCollection)) {
+        var persistence = context.persistence();
+        java.util.function.Function<DbOp, java.util.Optional<dev.racelint.analyzer.sql.SqlStatement>> declared = op -> {
+            var targets = persistence.resolver().resolve(op.call()).targets();
+            return targets.size() == 1 ? persistence.classifier().declaredSqlStatement(targets.get(0))
+                    : java.util.Optional.empty();
+        };
+        for (var t : dev.racelint.analyzer.persistence.StateTransitions.in(flow, ids, jdkCollection, declared)) {
             DbOp read = t.read();
             DbOp write = t.write();
             if (PersistenceRules.lockedReadBefore(context, flow.ops(), write)

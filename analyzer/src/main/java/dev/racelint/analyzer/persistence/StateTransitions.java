@@ -13,6 +13,7 @@ import com.github.javaparser.ast.stmt.IfStmt;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchStmt;
 import dev.racelint.analyzer.resolve.LocalVariables;
+import dev.racelint.analyzer.sql.SqlStatement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,11 +39,12 @@ import java.util.Optional;
  * @param write     the key-only update of the same row
  * @param guard     the condition that decides whether the update runs
  * @param getter    the getter in that condition reading the tested property of the read row
- * @param setter    the setter that writes that property into the updated record
+ * @param setter    how the update writes that property: the setter on the updated record, or the
+ *                  declared statement's SET of its column to a literal
  * @param property  the property tested and written (as the accessors name it, first letter lower case)
  */
 public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCallExpr getter,
-        MethodCallExpr setter, String property) {
+        String setter, String property) {
 
     /**
      * The transitions among {@code flow}'s operations.
@@ -50,15 +52,16 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
      * @param idProperties the id properties of a record's type ({@link EntityModel#idProperties}), lower case
      * @param jdkCollection whether an expression's static type is a {@code java.util} collection, whose
      *                      {@code contains} of the getter tests membership in a set of states
+     * @param declared      the statement a write's mapper or repository method declares, if any
      */
     public static List<StateTransitions> in(MethodFlow flow,
             java.util.function.Function<NameExpr, java.util.Set<String>> idProperties,
-            java.util.function.Predicate<Expression> jdkCollection) {
+            java.util.function.Predicate<Expression> jdkCollection,
+            java.util.function.Function<DbOp, Optional<SqlStatement>> declared) {
         List<StateTransitions> out = new ArrayList<>();
         for (DbOp write : flow.ops()) {
             if ((write.kind() != DbOp.Kind.UPDATE && write.kind() != DbOp.Kind.SAVE) || write.conditional()
-                    || write.selfRelative() || write.table().isEmpty() || write.call().getArguments().size() != 1
-                    || !(write.call().getArgument(0) instanceof NameExpr record)
+                    || write.selfRelative() || write.table().isEmpty() || write.call().getArguments().isEmpty()
                     || (write.entity() != null && write.entity().versioned())) {
                 continue;
             }
@@ -66,14 +69,23 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
             if (body == null) {
                 continue;
             }
+            NameExpr record = write.call().getArguments().size() == 1 && write.call().getArgument(0) instanceof NameExpr n
+                    ? n : null;
+            Optional<SqlStatement> statement = write.kind() == DbOp.Kind.UPDATE ? declared.apply(write) : Optional.empty();
             for (DbOp read : flow.ops()) {
                 if (read.kind() != DbOp.Kind.READ || read.locked() || !read.sameTable(write)
                         || !(read.shape() == DbOp.ReadShape.ROWS || read.shape() == DbOp.ReadShape.VALUE)
                         || !before(read.call(), write.call())) {
                     continue;
                 }
-                Map<String, MethodCallExpr> written = writtenProperties(flow, body, record, read, write,
-                        idProperties.apply(record));
+                Map<String, String> written = new LinkedHashMap<>();
+                if (record != null) {
+                    writtenProperties(flow, body, record, read, write, idProperties.apply(record))
+                            .forEach((property, setter) -> written.put(property, setter.toString()));
+                }
+                if (written.isEmpty() && statement.isPresent()) {
+                    written.putAll(constantSets(flow, statement.get(), read, write));
+                }
                 if (written.isEmpty()) {
                     continue;
                 }
@@ -82,6 +94,51 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
                     out.add(found.get());
                     break;
                 }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The columns a declared UPDATE sets to a literal ({@code SET state = 1, tries = tries + 1 WHERE
+     * notify_id = #{id}}), keyed by the property name MyBatis maps them to (underscores dropped, case
+     * ignored: {@code notify_state} is {@code notifyState}), when the statement selects the row the read
+     * returned: its WHERE compares exactly the columns the read selected by, each for equality with a
+     * parameter, and every argument of the call is the read's own argument (the same local or parameter)
+     * or a value of the read row. Any other argument may pick another row or write the caller's value.
+     */
+    private static Map<String, String> constantSets(MethodFlow flow, SqlStatement statement, DbOp read, DbOp write) {
+        if (statement.kind() != SqlStatement.Kind.UPDATE || !statement.parsed() || !statement.where()
+                || read.keyColumns().isEmpty() || statement.whereColumns().isEmpty()
+                || statement.whereColumns().stream().anyMatch(w -> !w.isEquality()
+                        || w.valueKind() != SqlStatement.ValueKind.PARAMETER)) {
+            return Map.of();
+        }
+        java.util.Set<String> where = new java.util.HashSet<>();
+        statement.whereColumns().forEach(w -> where.add(w.column().toLowerCase(Locale.ROOT)));
+        java.util.Set<String> readBy = new java.util.HashSet<>();
+        read.keyColumns().forEach(c -> readBy.add(c.toLowerCase(Locale.ROOT)));
+        if (!where.equals(readBy)) {
+            return Map.of();
+        }
+        java.util.Set<Node> readArguments = new java.util.HashSet<>();
+        for (Expression a : read.call().getArguments()) {
+            if (a instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) != null) {
+                readArguments.add(LocalVariables.declarationOf(n.getNameAsString(), n));
+            }
+        }
+        for (Expression a : write.call().getArguments()) {
+            boolean sameArgument = a instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) != null
+                    && readArguments.contains(LocalVariables.declarationOf(n.getNameAsString(), n));
+            if (!sameArgument && !flow.valuesReaching(a).contains(read)) {
+                return Map.of();
+            }
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (SqlStatement.SetItem item : statement.setItems()) {
+            if (item.kind() == SqlStatement.SetKind.ABSOLUTE_LITERAL) {
+                out.putIfAbsent(item.column().replace("_", "").toLowerCase(Locale.ROOT),
+                        "SET " + item.column() + " = a constant");
             }
         }
         return out;
@@ -150,7 +207,7 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
      * property on the read row.
      */
     private static Optional<StateTransitions> guardOn(MethodFlow flow, DbOp write, DbOp read,
-            Map<String, MethodCallExpr> written, java.util.function.Predicate<Expression> jdkCollection) {
+            Map<String, String> written, java.util.function.Predicate<Expression> jdkCollection) {
         for (Expression condition : conditionsDeciding(write.call())) {
             if (!before(read.call(), condition)) {
                 continue;
