@@ -99,7 +99,17 @@ public final class CheckThenActRule implements Rule {
             return type.isProject() ? dev.racelint.analyzer.persistence.EntityModel.idProperties(type.project(), annotations)
                     : java.util.Set.of();
         };
-        for (var t : dev.racelint.analyzer.persistence.StateTransitions.in(flow, ids)) {
+        // a JDK collection by the static type (java.util, not a Map): its contains(x) is a membership test
+        java.util.function.Predicate<com.github.javaparser.ast.expr.Expression> jdkCollection = e -> typer.typeOf(e).type()
+                .candidates().stream().anyMatch(n -> n.startsWith("java.util.") && !n.endsWith("Map")
+                        && n.indexOf('.', "java.util.".length()) < 0);
+        var persistence = context.persistence();
+        java.util.function.Function<DbOp, java.util.Optional<dev.racelint.analyzer.sql.SqlStatement>> declared = op -> {
+            var targets = persistence.resolver().resolve(op.call()).targets();
+            return targets.size() == 1 ? persistence.classifier().declaredSqlStatement(targets.get(0))
+                    : java.util.Optional.empty();
+        };
+        for (var t : dev.racelint.analyzer.persistence.StateTransitions.in(flow, ids, jdkCollection, declared)) {
             DbOp read = t.read();
             DbOp write = t.write();
             if (PersistenceRules.lockedReadBefore(context, flow.ops(), write)
@@ -109,13 +119,14 @@ public final class CheckThenActRule implements Rule {
                 continue;
             }
             CodeLocation readAt = read.location().withLabel("reads the row: " + read.describe());
-            CodeLocation testAt = SourceLocations.of(file, t.getter(), "tests " + t.getter() + " in: " + t.guard());
+            String guard = t.guard().toString() + storedTest(t.guard(), t.getter());
+            CodeLocation testAt = SourceLocations.of(file, t.getter(), "tests " + t.getter() + " in: " + guard);
             CodeLocation writeAt = write.location().withLabel("writes " + t.setter() + " by the row's key only: "
                     + write.describe());
             Message message = Message.builder()
                     .link(PersistenceRules.name(read), 0)
                     .text(" reads a row of " + write.table() + " and the test ")
-                    .link(t.guard().toString(), 1)
+                    .link(guard, 1)
                     .text(" on its " + t.getter().getNameAsString() + "() decides whether ")
                     .link(PersistenceRules.name(write), 2)
                     .text(" runs, which writes that same property (" + t.setter() + ") selecting the row by its key"
@@ -130,6 +141,26 @@ public final class CheckThenActRule implements Rule {
                     write.location().withLabel(write.describe()), List.of(readAt, testAt, writeAt),
                     List.of(readAt, testAt, writeAt), TRANSITION_FIX, fingerprint, context.method().signature()));
         }
+    }
+
+    /**
+     * For a condition that is a boolean local holding the test ({@code ok} after {@code ok = WAITING ==
+     * run.getState()}): " (= <the test>)", so the message shows what was tested; empty otherwise.
+     */
+    private static String storedTest(com.github.javaparser.ast.expr.Expression guard,
+            com.github.javaparser.ast.expr.MethodCallExpr getter) {
+        if (guard.isAncestorOf(getter)) {
+            return "";
+        }
+        for (var at = getter.getParentNode().orElse(null); at != null; at = at.getParentNode().orElse(null)) {
+            if (at instanceof com.github.javaparser.ast.body.VariableDeclarator v && v.getInitializer().isPresent()) {
+                return " (= " + v.getInitializer().get() + ")";
+            }
+            if (at instanceof com.github.javaparser.ast.expr.AssignExpr a) {
+                return " (= " + a.getValue() + ")";
+            }
+        }
+        return "";
     }
 
     /**

@@ -13,6 +13,7 @@ import com.github.javaparser.ast.stmt.IfStmt;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchStmt;
 import dev.racelint.analyzer.resolve.LocalVariables;
+import dev.racelint.analyzer.sql.SqlStatement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,24 +39,29 @@ import java.util.Optional;
  * @param write     the key-only update of the same row
  * @param guard     the condition that decides whether the update runs
  * @param getter    the getter in that condition reading the tested property of the read row
- * @param setter    the setter that writes that property into the updated record
+ * @param setter    how the update writes that property: the setter on the updated record, or the
+ *                  declared statement's SET of its column to a literal
  * @param property  the property tested and written (as the accessors name it, first letter lower case)
  */
 public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCallExpr getter,
-        MethodCallExpr setter, String property) {
+        String setter, String property) {
 
     /**
      * The transitions among {@code flow}'s operations.
      *
      * @param idProperties the id properties of a record's type ({@link EntityModel#idProperties}), lower case
+     * @param jdkCollection whether an expression's static type is a {@code java.util} collection, whose
+     *                      {@code contains} of the getter tests membership in a set of states
+     * @param declared      the statement a write's mapper or repository method declares, if any
      */
     public static List<StateTransitions> in(MethodFlow flow,
-            java.util.function.Function<NameExpr, java.util.Set<String>> idProperties) {
+            java.util.function.Function<NameExpr, java.util.Set<String>> idProperties,
+            java.util.function.Predicate<Expression> jdkCollection,
+            java.util.function.Function<DbOp, Optional<SqlStatement>> declared) {
         List<StateTransitions> out = new ArrayList<>();
         for (DbOp write : flow.ops()) {
             if ((write.kind() != DbOp.Kind.UPDATE && write.kind() != DbOp.Kind.SAVE) || write.conditional()
-                    || write.selfRelative() || write.table().isEmpty() || write.call().getArguments().size() != 1
-                    || !(write.call().getArgument(0) instanceof NameExpr record)
+                    || write.selfRelative() || write.table().isEmpty() || write.call().getArguments().isEmpty()
                     || (write.entity() != null && write.entity().versioned())) {
                 continue;
             }
@@ -63,22 +69,76 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
             if (body == null) {
                 continue;
             }
+            NameExpr record = write.call().getArguments().size() == 1 && write.call().getArgument(0) instanceof NameExpr n
+                    ? n : null;
+            Optional<SqlStatement> statement = write.kind() == DbOp.Kind.UPDATE ? declared.apply(write) : Optional.empty();
             for (DbOp read : flow.ops()) {
                 if (read.kind() != DbOp.Kind.READ || read.locked() || !read.sameTable(write)
                         || !(read.shape() == DbOp.ReadShape.ROWS || read.shape() == DbOp.ReadShape.VALUE)
                         || !before(read.call(), write.call())) {
                     continue;
                 }
-                Map<String, MethodCallExpr> written = writtenProperties(flow, body, record, read, write,
-                        idProperties.apply(record));
+                Map<String, String> written = new LinkedHashMap<>();
+                if (record != null) {
+                    writtenProperties(flow, body, record, read, write, idProperties.apply(record))
+                            .forEach((property, setter) -> written.put(property, setter.toString()));
+                }
+                if (written.isEmpty() && statement.isPresent()) {
+                    written.putAll(constantSets(flow, statement.get(), read, write));
+                }
                 if (written.isEmpty()) {
                     continue;
                 }
-                Optional<StateTransitions> found = guardOn(flow, write, read, written);
+                Optional<StateTransitions> found = guardOn(flow, write, read, written, jdkCollection);
                 if (found.isPresent()) {
                     out.add(found.get());
                     break;
                 }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The columns a declared UPDATE sets to a literal ({@code SET state = 1, tries = tries + 1 WHERE
+     * notify_id = #{id}}), keyed by the property name MyBatis maps them to (underscores dropped, case
+     * ignored: {@code notify_state} is {@code notifyState}), when the statement selects the row the read
+     * returned: its WHERE compares exactly the columns the read selected by, each for equality with a
+     * parameter, and every argument of the call is the read's own argument (the same local or parameter)
+     * or a value of the read row. Any other argument may pick another row or write the caller's value.
+     */
+    private static Map<String, String> constantSets(MethodFlow flow, SqlStatement statement, DbOp read, DbOp write) {
+        if (statement.kind() != SqlStatement.Kind.UPDATE || !statement.parsed() || !statement.where()
+                || read.keyColumns().isEmpty() || statement.whereColumns().isEmpty()
+                || statement.whereColumns().stream().anyMatch(w -> !w.isEquality()
+                        || w.valueKind() != SqlStatement.ValueKind.PARAMETER)) {
+            return Map.of();
+        }
+        java.util.Set<String> where = new java.util.HashSet<>();
+        statement.whereColumns().forEach(w -> where.add(w.column().toLowerCase(Locale.ROOT)));
+        java.util.Set<String> readBy = new java.util.HashSet<>();
+        read.keyColumns().forEach(c -> readBy.add(c.toLowerCase(Locale.ROOT)));
+        if (!where.equals(readBy)) {
+            return Map.of();
+        }
+        java.util.Set<Node> readArguments = new java.util.HashSet<>();
+        for (Expression a : read.call().getArguments()) {
+            if (a instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) != null) {
+                readArguments.add(LocalVariables.declarationOf(n.getNameAsString(), n));
+            }
+        }
+        for (Expression a : write.call().getArguments()) {
+            boolean sameArgument = a instanceof NameExpr n && LocalVariables.declarationOf(n.getNameAsString(), n) != null
+                    && readArguments.contains(LocalVariables.declarationOf(n.getNameAsString(), n));
+            if (!sameArgument && !flow.valuesReaching(a).contains(read)) {
+                return Map.of();
+            }
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (SqlStatement.SetItem item : statement.setItems()) {
+            if (item.kind() == SqlStatement.SetKind.ABSOLUTE_LITERAL) {
+                out.putIfAbsent(item.column().replace("_", "").toLowerCase(Locale.ROOT),
+                        "SET " + item.column() + " = a constant");
             }
         }
         return out;
@@ -147,25 +207,67 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
      * property on the read row.
      */
     private static Optional<StateTransitions> guardOn(MethodFlow flow, DbOp write, DbOp read,
-            Map<String, MethodCallExpr> written) {
+            Map<String, String> written, java.util.function.Predicate<Expression> jdkCollection) {
         for (Expression condition : conditionsDeciding(write.call())) {
             if (!before(read.call(), condition)) {
                 continue;
             }
-            for (MethodCallExpr getter : condition.findAll(MethodCallExpr.class)) {
-                if (!getter.getArguments().isEmpty() || !(getter.getScope().orElse(null) instanceof NameExpr row)
-                        || !flow.valuesReaching(row).contains(read)) {
+            List<Expression> tests = new ArrayList<>(List.of(condition));
+            tests.addAll(booleanLocalValues(condition));
+            for (Expression test : tests) {
+                if (!before(read.call(), test)) {
                     continue;
                 }
-                Optional<String> property = property(getter.getNameAsString(), "get")
-                        .or(() -> property(getter.getNameAsString(), "is"));
-                if (property.isPresent() && written.containsKey(property.get()) && testedAgainstState(getter, condition)) {
-                    return Optional.of(new StateTransitions(read, write, condition, getter, written.get(property.get()),
-                            property.get()));
+                for (MethodCallExpr getter : test.findAll(MethodCallExpr.class)) {
+                    if (!getter.getArguments().isEmpty() || !(getter.getScope().orElse(null) instanceof NameExpr row)
+                            || !flow.valuesReaching(row).contains(read)) {
+                        continue;
+                    }
+                    Optional<String> property = property(getter.getNameAsString(), "get")
+                            .or(() -> property(getter.getNameAsString(), "is"));
+                    if (property.isPresent() && written.containsKey(property.get()) && testedAgainstState(getter, test, jdkCollection)) {
+                        return Optional.of(new StateTransitions(read, write, condition, getter,
+                                written.get(property.get()), property.get()));
+                    }
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The values given to a boolean local that makes up the condition ({@code boolean ok = WAITING ==
+     * run.getState(); if (ok) ..}), in its initializer and in assignments before the condition: the test
+     * was computed one statement earlier, it still decides. A local the condition only uses within a
+     * larger expression is left to that expression.
+     */
+    private static List<Expression> booleanLocalValues(Expression condition) {
+        Expression bare = condition;
+        while (bare instanceof com.github.javaparser.ast.expr.EnclosedExpr e) {
+            bare = e.getInner();
+        }
+        if (bare instanceof com.github.javaparser.ast.expr.UnaryExpr u
+                && u.getOperator() == com.github.javaparser.ast.expr.UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
+            bare = u.getExpression();
+        }
+        if (!(bare instanceof NameExpr name)
+                || !(LocalVariables.declarationOf(name.getNameAsString(), name) instanceof VariableDeclarator local)
+                || !local.getType().isPrimitiveType()
+                || local.getType().asPrimitiveType().getType() != com.github.javaparser.ast.type.PrimitiveType.Primitive.BOOLEAN) {
+            return List.of();
+        }
+        List<Expression> out = new ArrayList<>();
+        local.getInitializer().ifPresent(out::add);
+        Node body = methodOf(condition);
+        if (body != null) {
+            for (AssignExpr a : body.findAll(AssignExpr.class)) {
+                if (a.getOperator() == AssignExpr.Operator.ASSIGN && a.getTarget() instanceof NameExpr t
+                        && LocalVariables.declarationOf(t.getNameAsString(), t) == local && before(a, condition)) {
+                    out.add(a.getValue());
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -174,7 +276,8 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
      * {@code switch} over it, or the boolean getter itself? A comparison with a caller's value (an old
      * password, an expected owner) checks a credential or an owner, not the row's state.
      */
-    private static boolean testedAgainstState(MethodCallExpr getter, Expression condition) {
+    private static boolean testedAgainstState(MethodCallExpr getter, Expression condition,
+            java.util.function.Predicate<Expression> jdkCollection) {
         Node child = getter;
         Node parent = getter.getParentNode().orElse(null);
         while (parent instanceof com.github.javaparser.ast.expr.EnclosedExpr || parent instanceof com.github.javaparser.ast.expr.CastExpr) {
@@ -207,7 +310,17 @@ public record StateTransitions(DbOp read, DbOp write, Expression guard, MethodCa
                 && u.getOperator() == com.github.javaparser.ast.expr.UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
             return true;
         }
+        // membership in a fixed set of states: ENDED_STATES.contains(run.getState())
+        if (parent instanceof MethodCallExpr call && call.getArguments().size() == 1 && call.getArgument(0) == child
+                && call.getScope().isPresent() && fixedState(call.getScope().get()) && collectionContains(call, jdkCollection)) {
+            return true;
+        }
         return child == condition;
+    }
+
+    /** Is {@code call} {@link java.util.Collection#contains} on a JDK collection (by the scope's static type)? */
+    private static boolean collectionContains(MethodCallExpr call, java.util.function.Predicate<Expression> jdkCollection) {
+        return call.getNameAsString().equals("contains") && jdkCollection.test(call.getScope().get());
     }
 
     /** A literal (not null), a static final or enum constant, or an argument-less accessor on one. */

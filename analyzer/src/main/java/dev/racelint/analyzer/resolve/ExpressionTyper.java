@@ -159,6 +159,13 @@ public final class ExpressionTyper {
             "org.jooq.DSLContext#transactionResult", "org.jooq.Configuration");
 
     /** Static factories whose result type is not their own class. */
+    /**
+     * Accessors of framework base classes that return one of the base's type arguments, by its position:
+     * MyBatis-Plus's {@code IService.getBaseMapper()} returns the mapper {@code M} of {@code ServiceImpl<M, T>}.
+     */
+    private static final java.util.Map<String, Integer> INHERITED_TYPE_ARGUMENTS = java.util.Map.of(
+            "com.baomidou.mybatisplus.extension.service.impl.ServiceImpl#getBaseMapper", 0);
+
     private static final java.util.Map<String, String> STATIC_FACTORIES = java.util.Map.of(
             "org.jooq.impl.DSL#using", "org.jooq.DSLContext",
             "org.jdbi.v3.core.Jdbi#open", "org.jdbi.v3.core.Handle");
@@ -256,6 +263,12 @@ public final class ExpressionTyper {
                     return value(TypeRef.external(List.of(produced)));
                 }
             }
+            if (owner.type().isProject() && !owner.isTypeName() && call.getArguments().isEmpty()) {
+                TypeRef argument = inheritedTypeArgument(owner.type().project(), name);
+                if (argument != null) {
+                    return value(argument);
+                }
+            }
             if (name.equals("build") && call.getScope().get() instanceof MethodCallExpr inner) {
                 TypeRef root = builderRoot(inner);
                 if (root != null) {
@@ -264,6 +277,40 @@ public final class ExpressionTyper {
             }
         }
         return Typed.UNKNOWN;
+    }
+
+    /**
+     * For an accessor a framework base class declares with a type parameter as its return type, called
+     * on a project subclass that binds it ({@code service.getBaseMapper()} on a class extending
+     * {@code ServiceImpl<OrderMapper, Order>} returns an {@code OrderMapper}): the bound type, from the
+     * {@code extends} / {@code implements} clause naming the base, here or in a project supertype.
+     */
+    private TypeRef inheritedTypeArgument(TypeInfo start, String method) {
+        java.util.ArrayDeque<TypeInfo> work = new java.util.ArrayDeque<>(List.of(start));
+        java.util.Set<TypeInfo> seen = new java.util.HashSet<>();
+        while (!work.isEmpty()) {
+            TypeInfo t = work.poll();
+            if (!seen.add(t) || !(t.declaration() instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c)) {
+                continue;
+            }
+            List<com.github.javaparser.ast.type.ClassOrInterfaceType> clauses = new java.util.ArrayList<>(c.getExtendedTypes());
+            clauses.addAll(c.getImplementedTypes());
+            for (var clause : clauses) {
+                TypeRef base = index.resolveTypeName(clause.getNameWithScope(), c, t.file());
+                for (String candidate : base.candidates()) {
+                    Integer at = INHERITED_TYPE_ARGUMENTS.get(candidate + "#" + method);
+                    var arguments = clause.getTypeArguments().orElse(null);
+                    if (at != null && arguments != null && at < arguments.size()) {
+                        TypeRef bound = index.resolveType(arguments.get(at), c);
+                        return bound.isProject() ? bound : null;
+                    }
+                }
+                if (base.isProject()) {
+                    work.add(base.project());
+                }
+            }
+        }
+        return null;
     }
 
     /** For {@code T.builder()...build()} or {@code T.newBuilder()...build()}: T. */

@@ -87,7 +87,20 @@ class MyBatisPlusTest {
     private static final String MAPPER = """
             package p;
             import com.baomidou.mybatisplus.core.mapper.BaseMapper;
-            public interface PayOrderMapper extends BaseMapper<PayOrder> {}
+            import org.apache.ibatis.annotations.Update;
+            public interface PayOrderMapper extends BaseMapper<PayOrder> {
+                @Update("UPDATE t_pay_order SET state = 1 WHERE pay_order_id = #{id}")
+                int markIng(String id);
+            }
+            """;
+    private static final String THROUGH_SERVICE = """
+            package p;
+            public class Resend {
+                private PayOrderService orders;
+                private IStockService stock;
+                void resend(String id) { orders.getBaseMapper().markIng(id); }
+                void notAMapper(String id) { stock.getBaseMapper().markIng(id); }
+            }
             """;
     private static final String STOCK = """
             package p;
@@ -111,7 +124,7 @@ class MyBatisPlusTest {
     static void index() {
         JavaParser parser = new JavaParser(new ParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17));
         List<ParsedFile> files = new ArrayList<>();
-        String[] sources = {ENTITY, PLAIN, SERVICE, MAPPER, STOCK};
+        String[] sources = {ENTITY, PLAIN, SERVICE, MAPPER, STOCK, THROUGH_SERVICE};
         for (int i = 0; i < sources.length; i++) {
             CompilationUnit unit = parser.parse(sources[i]).getResult().orElseThrow();
             units.add(unit);
@@ -187,5 +200,15 @@ class MyBatisPlusTest {
         DbOp read = op("load", "getById").orElseThrow();
         assertThat(read.kind()).isEqualTo(DbOp.Kind.READ);
         assertThat(read.keyColumns()).containsExactly("id");
+    }
+
+    @Test
+    void getBaseMapperOnAServiceImplSubclassIsItsMapper() {
+        // ServiceImpl<PayOrderMapper, PayOrder>.getBaseMapper() returns the PayOrderMapper, whose statement runs
+        DbOp op = op("resend", "markIng").orElseThrow();
+        assertThat(op.kind()).isEqualTo(DbOp.Kind.UPDATE);
+        assertThat(op.table()).isEqualTo("t_pay_order");
+        // IService<T> binds no mapper type: the accessor's type stays unknown
+        assertThat(op("notAMapper", "markIng")).isEmpty();
     }
 }
