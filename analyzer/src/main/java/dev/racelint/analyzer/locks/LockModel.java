@@ -429,8 +429,7 @@ public final class LockModel {
         Map<String, ReachedEffect> best = new LinkedHashMap<>();
         var facts = graph.facts(scope.method());
         for (EffectSite site : facts.effects()) {
-            if ((site.effect().kind() == EffectKind.NETWORK || site.effect().kind() == EffectKind.SLEEP)
-                    && scope.covers().test(site.call())) {
+            if (heldAcross(site) && scope.covers().test(site.call())) {
                 best.putIfAbsent(site.effect().apiKey(), new ReachedEffect(site, List.of()));
             }
         }
@@ -451,13 +450,25 @@ public final class LockModel {
         return new ArrayList<>(best.values());
     }
 
+    /** Network I/O, or a sleep that is not a short pacing gap ({@link ShortSleeps}). */
+    private boolean heldAcross(EffectSite site) {
+        if (site.effect().kind() == EffectKind.NETWORK) {
+            return true;
+        }
+        if (site.effect().kind() != EffectKind.SLEEP) {
+            return false;
+        }
+        TypeInfo context = site.call().findAncestor(TypeDeclaration.class).map(typer::typeOf).orElse(null);
+        return context == null || !ShortSleeps.isShort(site.call(), context, graph.index(), typer);
+    }
+
     private EffectSummaries summaries() {
         EffectSummaries s = summaries;
         if (s == null) {
             synchronized (this) {
                 if (summaries == null) {
                     summaries = EffectSummaries.compute(graph,
-                            site -> site.effect().kind() == EffectKind.NETWORK || site.effect().kind() == EffectKind.SLEEP,
+                            this::heldAcross,
                             edge -> true, transactions.limits().summaryCalls());
                 }
                 s = summaries;

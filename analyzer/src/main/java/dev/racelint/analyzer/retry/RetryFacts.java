@@ -532,6 +532,9 @@ public final class RetryFacts {
      */
     public java.util.Optional<FewAttempts> loopFewAttempts(MethodCallExpr sleep, MethodInfo method,
             List<dev.racelint.analyzer.callgraph.CallEdge> callers) {
+        if (enclosingLoop(sleep) instanceof WhileStmt countdown) {
+            return countdownFewAttempts(sleep, countdown, method);
+        }
         if (!(enclosingLoop(sleep) instanceof ForStmt loop) || loop.getInitialization().size() != 1
                 || !(loop.getInitialization().get(0) instanceof com.github.javaparser.ast.expr.VariableDeclarationExpr init)
                 || init.getVariables().size() != 1 || loop.getUpdate().size() != 1
@@ -575,6 +578,97 @@ public final class RetryFacts {
         }
         return java.util.Optional.of(new FewAttempts("every call passes a small " + bound + " (" + String.join("; ", passed)
                 + ") and the loop runs while " + compare, compare));
+    }
+
+    /**
+     * {@code int left = N; while (left > k) { try { work; return; } catch (..) { left--; sleep } }}, or
+     * {@code while (left-- > k)}: a local counted down from a constant, changed nowhere but by
+     * decrements of one, decremented on every retry (in the loop's condition, or as a statement of
+     * the catch clause the sleep is in). The loop makes at most N - k attempts (one more for
+     * {@code >=}), and one more is counted when a statement after the loop repeats a call of the
+     * retried try block.
+     */
+    private java.util.Optional<FewAttempts> countdownFewAttempts(MethodCallExpr sleep, WhileStmt loop, MethodInfo method) {
+        if (!(loop.getCondition() instanceof com.github.javaparser.ast.expr.BinaryExpr compare)) {
+            return java.util.Optional.empty();
+        }
+        var op = compare.getOperator();
+        boolean above = op == com.github.javaparser.ast.expr.BinaryExpr.Operator.GREATER;
+        if (!above && op != com.github.javaparser.ast.expr.BinaryExpr.Operator.GREATER_EQUALS) {
+            return java.util.Optional.empty();
+        }
+        Expression left = compare.getLeft();
+        boolean inCondition = left instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.POSTFIX_DECREMENT;
+        if (inCondition) {
+            left = ((UnaryExpr) left).getExpression();
+        }
+        Integer floor = constantInt(compare.getRight(), method.declaringType()).orElse(null);
+        if (!(left instanceof NameExpr counter) || floor == null
+                || !(dev.racelint.analyzer.resolve.LocalVariables.declarationOf(counter.getNameAsString(), counter)
+                        instanceof com.github.javaparser.ast.body.VariableDeclarator declared)
+                || declared.getBegin().isEmpty() || loop.getBegin().isEmpty()
+                || !declared.getBegin().get().isBefore(loop.getBegin().get())) {
+            return java.util.Optional.empty();
+        }
+        Integer start = declared.getInitializer().flatMap(i -> constantInt(i, method.declaringType())).orElse(null);
+        Node scope = declared.getParentNode().flatMap(Node::getParentNode).flatMap(Node::getParentNode).orElse(null);
+        if (start == null || scope == null) {
+            return java.util.Optional.empty();
+        }
+        // the counter only ever goes down by one: no assignment, no increment
+        boolean decrementInCatch = false;
+        CatchClause retried = sleep.findAncestor(CatchClause.class).filter(c -> c.findAncestor(WhileStmt.class)
+                .filter(w -> w == loop).isPresent()).orElse(null);
+        for (NameExpr use : scope.findAll(NameExpr.class, n -> n.getNameAsString().equals(counter.getNameAsString())
+                && dev.racelint.analyzer.resolve.LocalVariables.declarationOf(n.getNameAsString(), n) == declared)) {
+            Node parent = use.getParentNode().orElse(null);
+            if (parent instanceof AssignExpr a && a.getTarget() == use) {
+                return java.util.Optional.empty();
+            }
+            if (parent instanceof UnaryExpr u) {
+                boolean down = u.getOperator() == UnaryExpr.Operator.POSTFIX_DECREMENT
+                        || u.getOperator() == UnaryExpr.Operator.PREFIX_DECREMENT;
+                if (!down && (u.getOperator() == UnaryExpr.Operator.POSTFIX_INCREMENT
+                        || u.getOperator() == UnaryExpr.Operator.PREFIX_INCREMENT)) {
+                    return java.util.Optional.empty();
+                }
+                // a statement of its own directly in the catch body runs on every failure that reaches the sleep
+                decrementInCatch |= down && retried != null && u.getParentNode().orElse(null) instanceof ExpressionStmt st
+                        && st.getParentNode().orElse(null) == retried.getBody();
+            }
+        }
+        if (!inCondition && !decrementInCatch) {
+            return java.util.Optional.empty();
+        }
+        int attempts = start - floor + (above ? 0 : 1);
+        if (retried != null && repeatedAfter(loop, (TryStmt) retried.getParentNode().orElse(null))) {
+            attempts++;
+        }
+        if (attempts < 1 || attempts > FEW_ATTEMPTS) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new FewAttempts(counter + " counts down from " + start + " and the loop runs while "
+                + compare, compare));
+    }
+
+    /** Does a statement after {@code loop} in its block call one of the methods {@code retried}'s try block calls? */
+    private static boolean repeatedAfter(Statement loop, TryStmt retried) {
+        if (retried == null || !(loop.getParentNode().orElse(null) instanceof BlockStmt block)) {
+            return true;
+        }
+        Set<String> work = new java.util.HashSet<>();
+        for (MethodCallExpr call : retried.getTryBlock().findAll(MethodCallExpr.class)) {
+            work.add(call.getScope().map(Object::toString).orElse("") + "." + call.getNameAsString());
+        }
+        var statements = block.getStatements();
+        for (int i = statements.indexOf(loop) + 1; i < statements.size(); i++) {
+            for (MethodCallExpr call : statements.get(i).findAll(MethodCallExpr.class)) {
+                if (work.contains(call.getScope().map(Object::toString).orElse("") + "." + call.getNameAsString())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static int parameterIndex(Expression bound, MethodInfo method) {
