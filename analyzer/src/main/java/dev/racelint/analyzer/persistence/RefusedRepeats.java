@@ -139,7 +139,6 @@ public record RefusedRepeats(MethodInfo in, Expression guard, MethodCallExpr get
         if (flow == null) {
             return Optional.empty();
         }
-        List<Expression> siteConditions = StateTransitions.conditionsDeciding(site);
         for (DbOp write : flow.ops()) {
             if ((write.kind() != DbOp.Kind.UPDATE && write.kind() != DbOp.Kind.SAVE) || !write.sameTable(read)
                     || write.call().getArguments().size() != 1
@@ -149,16 +148,17 @@ public record RefusedRepeats(MethodInfo in, Expression guard, MethodCallExpr get
                     || sameMethod(guard.condition(), write.call()) && !before(guard.condition(), write.call())) {
                 continue;
             }
-            boolean always = StateTransitions.conditionsDeciding(write.call()).stream()
-                    .allMatch(c -> siteConditions.stream().anyMatch(s -> s == c));
-            if (!always) {
+            if (!decidedWithin(write.call(), site)) {
                 continue;
             }
             for (MethodCallExpr setter : method.body().findAll(MethodCallExpr.class)) {
                 if (setter.getArguments().size() != 1 || !(setter.getScope().orElse(null) instanceof NameExpr scope)
                         || LocalVariables.declarationOf(scope.getNameAsString(), scope) != record
                         || !setter.getNameAsString().equalsIgnoreCase("set" + test.property())
-                        || !before(setter, write.call())) {
+                        || !before(setter, write.call())
+                        // the refused value is written after the guard, and whenever the row is written back
+                        || sameMethod(guard.condition(), setter) && !before(guard.condition(), setter)
+                        || !decidedWithin(setter, write.call())) {
                     continue;
                 }
                 String value = RowSweepers.constant(persistence.index(), setter.getArgument(0));
@@ -168,6 +168,12 @@ public record RefusedRepeats(MethodInfo in, Expression guard, MethodCallExpr get
             }
         }
         return Optional.empty();
+    }
+
+    /** Does every condition deciding {@code node} also decide {@code other} (so {@code node} runs whenever it does)? */
+    private static boolean decidedWithin(Node node, Node other) {
+        List<Expression> around = StateTransitions.conditionsDeciding(other);
+        return StateTransitions.conditionsDeciding(node).stream().allMatch(c -> around.stream().anyMatch(a -> a == c));
     }
 
     /** A condition and the outcome of it that keeps {@code site} from running. */
