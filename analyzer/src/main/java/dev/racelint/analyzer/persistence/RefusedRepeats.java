@@ -95,7 +95,7 @@ public record RefusedRepeats(MethodInfo in, Expression guard, MethodCallExpr get
         Node atSite = site;
         Node record = row;
         for (int i = 0; ; i++) {
-            Optional<RefusedRepeats> here = writeIn(persistence, at, record, read, test, guard, atSite);
+            Optional<RefusedRepeats> here = writeIn(persistence, in, at, record, read, test, guard, atSite);
             if (here.isPresent()) {
                 return here;
             }
@@ -133,8 +133,8 @@ public record RefusedRepeats(MethodInfo in, Expression guard, MethodCallExpr get
      * then an update of the read's table taking {@code record}, decided by no condition that does not also
      * decide {@code site} (the way to the effect).
      */
-    private static Optional<RefusedRepeats> writeIn(PersistenceModel persistence, MethodInfo method, Node record,
-            DbOp read, Comparison test, Guard guard, Node site) {
+    private static Optional<RefusedRepeats> writeIn(PersistenceModel persistence, MethodInfo guarded, MethodInfo method,
+            Node record, DbOp read, Comparison test, Guard guard, Node site) {
         MethodFlow flow = persistence.flow(method).orElse(null);
         if (flow == null) {
             return Optional.empty();
@@ -163,7 +163,7 @@ public record RefusedRepeats(MethodInfo in, Expression guard, MethodCallExpr get
                 }
                 String value = RowSweepers.constant(persistence.index(), setter.getArgument(0));
                 if (value != null && test.refuses(value) == guard.refuseWhen()) {
-                    return Optional.of(new RefusedRepeats(method, guard.condition(), test.getter(), setter, write));
+                    return Optional.of(new RefusedRepeats(guarded, guard.condition(), test.getter(), setter, write));
                 }
             }
         }
