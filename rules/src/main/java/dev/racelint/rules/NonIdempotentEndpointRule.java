@@ -75,7 +75,7 @@ public final class NonIdempotentEndpointRule implements Rule {
         // with no row written, a call that sends a fresh code kept under a cache key repeats as one more message
         boolean writesNoRow = reached.stream().noneMatch(op -> op.item().isWrite());
         Repeat codeOnly = null;
-        String codeFact = null;
+        Note codeFact = null;
         Repeat runtimeVerb = null;
         for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
             EffectSite effect = site.item();
@@ -97,9 +97,10 @@ public final class NonIdempotentEndpointRule implements Rule {
                     }
                     continue;
                 }
-                String fact = writesNoRow ? freshCodeStored(repeat.reached()) : null;
+                String code = writesNoRow ? freshCodeStored(repeat.reached()) : null;
+                Note fact = code != null ? new Note(code, CODE_FIX) : refusedRepeat(context, repeat.reached());
                 if (fact == null) {
-                    reportCall(rule, context, handler, at, repeat, null, rule.fix(), reporter);
+                    reportCall(rule, context, handler, at, repeat, null, reporter);
                     return;
                 }
                 if (codeOnly == null) {
@@ -109,12 +110,12 @@ public final class NonIdempotentEndpointRule implements Rule {
             }
         }
         if (codeOnly != null) {
-            reportCall(rule, context, handler, at, codeOnly, codeFact, CODE_FIX, reporter);
+            reportCall(rule, context, handler, at, codeOnly, codeFact, reporter);
             return;
         }
         if (runtimeVerb != null) {
-            reportCall(rule, context, handler, at, runtimeVerb, verbAtRunTime(runtimeVerb.reached().item()),
-                    RUNTIME_VERB_FIX, reporter);
+            reportCall(rule, context, handler, at, runtimeVerb,
+                    new Note(verbAtRunTime(runtimeVerb.reached().item()), RUNTIME_VERB_FIX), reporter);
             return;
         }
         List<DbOp> all = reached.stream().map(Reached::item).toList();
@@ -133,7 +134,7 @@ public final class NonIdempotentEndpointRule implements Rule {
     }
 
     private static void reportCall(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
-            Repeat repeat, String smallHarm, String fix, Reporter reporter) {
+            Repeat repeat, Note smallHarm, Reporter reporter) {
         EffectSite effect = repeat.reached().item();
         report(rule, context, handler, at, effect.location(), repeat.reached(),
                 "calls " + effect.effect().api() + " (" + effect.effect().label()
@@ -141,7 +142,7 @@ public final class NonIdempotentEndpointRule implements Rule {
                 effect.effect().runtimeVerb() != null
                         ? ", a remote call whose HTTP method is not known before run time and that nothing claims first,"
                         : ", a remote call that is not a read (not GET, HEAD or OPTIONS) and that nothing claims first,",
-                "makes the call again", effect.effect().apiKey(), smallHarm, fix, reporter);
+                "makes the call again", effect.effect().apiKey(), smallHarm, reporter);
     }
 
     /**
@@ -184,6 +185,28 @@ public final class NonIdempotentEndpointRule implements Rule {
             }
         }
         return null;
+    }
+
+    /**
+     * The note's sentence when a guard on the way to the call refuses the state that the same request
+     * writes to the same row further down that way ({@link dev.racelint.analyzer.persistence.RefusedRepeats}):
+     * a retry of the request that succeeded reads that state and stops before the call. Two requests at the
+     * same moment both pass the guard; that race is check-then-act's. Null otherwise.
+     */
+    private static Note refusedRepeat(MethodContext context, Reached<EffectSite> reached) {
+        var found = dev.racelint.analyzer.persistence.RefusedRepeats.onPath(context.persistence(), reached.path(),
+                reached.item().method(), reached.item().call()).orElse(null);
+        if (found == null) {
+            return null;
+        }
+        var guardFile = found.in().declaringType().file().path();
+        CodeLocation guard = SourceLocations.ofCall(guardFile, found.getter(), "guard");
+        return new Note(" Reported as a note: " + found.in().displayName() + " refuses the request when " + found.guard()
+                + " (" + guard.file().getFileName() + ":" + guard.region().startLine() + "), and the request sets "
+                + found.setter() + " and writes the row back (" + found.write().describe() + " at "
+                + found.write().location().file().getFileName() + ":" + found.write().location().region().startLine()
+                + "), so a retry of a request that succeeded is refused before the call. Two requests at the same "
+                + "moment both pass that guard: a row lock or a conditional update closes it (check-then-act).", REFUSAL_FIX);
     }
 
     /**
@@ -503,6 +526,13 @@ public final class NonIdempotentEndpointRule implements Rule {
         return LOGGER_TYPES.contains(simple) || LOGGER_TYPES.contains(type);
     }
 
+    /** A sentence that lowers a finding to a note, and the fix that goes with it. */
+    private record Note(String text, String fix) {}
+
+    static final String REFUSAL_FIX = "A retry of a request that succeeded is refused by the state it wrote. To close the "
+            + "concurrent double submit too, make the state change the claim: an UPDATE whose WHERE tests the old state, "
+            + "with its row count checked before the call, or a row lock on the read.";
+
     static final String CODE_FIX = "If the extra messages cost, bound resends per recipient: set a cooldown key with "
             + "an expiry atomically (SET NX) before sending, and answer the retry from it instead of sending again.";
 
@@ -537,15 +567,15 @@ public final class NonIdempotentEndpointRule implements Rule {
 
     private static void report(RuleDescriptor rule, MethodContext context, Handler handler, CodeLocation at,
             CodeLocation effect, Reached<?> reached, String what, String unguarded, String again, String key,
-            String smallHarm, String fix, Reporter reporter) {
+            Note smallHarm, Reporter reporter) {
         Message message = Message.builder()
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
                 .text(HandlerRules.via(reached) + unguarded + " and takes no idempotency key: a retried request "
-                        + again + "." + (smallHarm == null ? "" : smallHarm))
+                        + again + "." + (smallHarm == null ? "" : smallHarm.text()))
                 .build();
         reporter.report(new Finding(rule.id(), smallHarm == null ? rule.level() : Level.NOTE, message, at, List.of(effect),
-                HandlerRules.flow(at, reached, effect), fix,
+                HandlerRules.flow(at, reached, effect), smallHarm == null ? rule.fix() : smallHarm.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", key), context.method().signature()));
     }
 }

@@ -149,7 +149,7 @@ public final class RowSweepers {
     }
 
     /** The constant's value: a literal, or a static field of a project type (its literal, else its name). */
-    private static String constant(ProgramIndex index, Expression value) {
+    static String constant(ProgramIndex index, Expression value) {
         if (value instanceof LiteralExpr literal) {
             return literal.toString();
         }
