@@ -99,7 +99,7 @@ public final class AckBeforeCommitRule implements Rule {
         CodeLocation work = write.item().location().withLabel("the work, run later on the executor: "
                 + write.item().describe());
         Message message = Message.builder()
-                .text(context.method().displayName() + "() is an @Async " + framework + " listener: the container "
+                .text(context.method().displayName() + " is an @Async " + framework + " listener: the container "
                         + "hands the message to the proxy, which only queues the body on an executor, and "
                         + "acknowledges it when the proxy returns - before ")
                 .link("the work", 0)
