@@ -29,8 +29,8 @@ import java.util.List;
         shape = "5",
         title = "Message acknowledged before its work commits",
         description = "The message is acknowledged (or its offset committed, or it is deleted from the queue) "
-                + "before the database work it triggers has committed - earlier in the handler, or inside the "
-                + "transaction doing the work. If the process dies or the transaction rolls back after the ack, the "
+                + "before the database work it triggers has committed - earlier in the handler, inside the "
+                + "transaction doing the work, or by the container when an @Async listener's proxy returns. If the process dies or the transaction rolls back after the ack, the "
                 + "broker will not redeliver: the work is lost and nothing records that it should have happened.",
         level = Level.ERROR,
         precision = Precision.HIGH,

@@ -28,7 +28,8 @@ import java.util.Set;
         title = "Several rows locked without a defined order",
         description = "A FOR UPDATE over several rows (IN, = ANY) without ORDER BY locks them in whatever order the "
                 + "plan produces, and locking two rows by the caller's argument order (transfer(from, to)) locks them "
-                + "in opposite orders when two calls mirror each other. Two such transactions wait for each other "
+                + "in opposite orders when two calls mirror each other; so does a loop locking one row per element of the "
+                + "caller's list or of a hash map. Two such transactions wait for each other "
                 + "until the database kills one (a deadlock: a latency spike and a random failure under load).",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
