@@ -8,6 +8,7 @@ import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
 import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.persistence.CallerReads;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.persistence.LoopRowLocks;
 import dev.racelint.analyzer.rule.MethodContext;
@@ -54,7 +55,11 @@ public final class UnorderedMultiRowLockRule implements Rule {
                         context.method().signature()));
             }
         }
-        for (LoopRowLocks.LoopLock lock : LoopRowLocks.of(context.method(), ops, context.transactions().graph().index())) {
+        Set<com.github.javaparser.ast.Node> fromDatabase = new HashSet<>();
+        CallerReads.of(context.transactions().graph(), context.persistence(), context.method())
+                .forEach(a -> fromDatabase.add(a.parameter()));
+        for (LoopRowLocks.LoopLock lock : LoopRowLocks.of(context.method(), ops, context.transactions().graph().index(),
+                fromDatabase)) {
             if (!context.runsInTransaction(lock.op().call())) {
                 continue; // each statement commits on its own: no two of the rows are held together
             }

@@ -47,7 +47,11 @@ public final class LoopRowLocks {
 
     private LoopRowLocks() {}
 
-    public static List<LoopLock> of(MethodInfo method, List<DbOp> ops, ProgramIndex index) {
+    /**
+     * @param fromDatabase parameters a caller fills with rows it read ({@link CallerReads}): their order
+     *                     is the query's, the same for every transaction, not the caller's choice
+     */
+    public static List<LoopLock> of(MethodInfo method, List<DbOp> ops, ProgramIndex index, Set<Node> fromDatabase) {
         List<LoopLock> out = new ArrayList<>();
         if (!(method.declaration() instanceof MethodDeclaration decl) || method.body() == null) {
             return out;
@@ -58,7 +62,7 @@ public final class LoopRowLocks {
             }
             for (Node at = op.call().getParentNode().orElse(null); at != null && at != method.body();
                     at = at.getParentNode().orElse(null)) {
-                LoopLock found = loop(at, op, decl, index);
+                LoopLock found = loop(at, op, decl, index, fromDatabase);
                 if (found != null) {
                     out.add(found);
                     break;
@@ -75,7 +79,8 @@ public final class LoopRowLocks {
         return locks && (op.byPrimaryKey() || !op.keyColumns().isEmpty()) && !op.unorderedMultiRowLock();
     }
 
-    private static LoopLock loop(Node at, DbOp op, MethodDeclaration method, ProgramIndex index) {
+    private static LoopLock loop(Node at, DbOp op, MethodDeclaration method, ProgramIndex index,
+            Set<Node> fromDatabase) {
         String element;
         Expression iterable;
         if (at instanceof ForEachStmt each && each.getBody().isAncestorOf(op.call())) {
@@ -101,7 +106,7 @@ public final class LoopRowLocks {
         if (!usesName(op.call(), element) || sortedOnTheWay(iterable)) {
             return null;
         }
-        Origin origin = origin(iterable, method, index);
+        Origin origin = origin(iterable, method, index, fromDatabase);
         return origin == null ? null : new LoopLock(op, iterable, origin);
     }
 
@@ -120,7 +125,8 @@ public final class LoopRowLocks {
         return iterable.findFirst(MethodCallExpr.class, c -> SORTS.contains(c.getNameAsString())).isPresent();
     }
 
-    private static Origin origin(Expression iterable, MethodDeclaration method, ProgramIndex index) {
+    private static Origin origin(Expression iterable, MethodDeclaration method, ProgramIndex index,
+            Set<Node> fromDatabase) {
         NameExpr root = root(iterable);
         if (root == null) {
             return null;
@@ -128,7 +134,7 @@ public final class LoopRowLocks {
         String name = root.getNameAsString();
         for (Parameter p : method.getParameters()) {
             if (p.getNameAsString().equals(name)) {
-                return sortedInBody(method, name) ? null : Origin.CALLER;
+                return sortedInBody(method, name) || fromDatabase.contains(p) ? null : Origin.CALLER;
             }
         }
         Optional<VariableDeclarator> local = method.getBody().flatMap(b -> b.findFirst(VariableDeclarator.class,
