@@ -1,5 +1,6 @@
 package dev.racelint.rules;
 
+import com.github.javaparser.ast.body.MethodDeclaration;
 import dev.racelint.analyzer.callgraph.CallEdge;
 import dev.racelint.analyzer.callgraph.EffectSite;
 import dev.racelint.analyzer.effects.EffectKind;
@@ -8,6 +9,8 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.handlers.Handler;
+import dev.racelint.analyzer.index.SourceLocations;
 import dev.racelint.analyzer.handlers.Reachability.Reached;
 import dev.racelint.analyzer.persistence.DbOp;
 import dev.racelint.analyzer.rule.MethodContext;
@@ -26,24 +29,26 @@ import java.util.List;
         shape = "5",
         title = "Message acknowledged before its work commits",
         description = "The message is acknowledged (or its offset committed, or it is deleted from the queue) "
-                + "before the database work it triggers has committed - earlier in the handler, or inside the "
-                + "transaction doing the work. If the process dies or the transaction rolls back after the ack, the "
+                + "before the database work it triggers has committed - earlier in the handler, inside the "
+                + "transaction doing the work, or by the container when an @Async listener's proxy returns. If the process dies or the transaction rolls back after the ack, the "
                 + "broker will not redeliver: the work is lost and nothing records that it should have happened.",
         level = Level.ERROR,
         precision = Precision.HIGH,
         tags = {"messaging"},
         fix = "Acknowledge after the transaction has committed (after the @Transactional call or "
-                + "TransactionTemplate.execute returns), and make the handler idempotent for the redeliveries that follow.")
+                + "TransactionTemplate.execute returns), and make the handler idempotent for the redeliveries that follow. "
+                + "Do not put @Async on a listener: scale with the container's concurrency instead.")
 public final class AckBeforeCommitRule implements Rule {
 
     @Override
     public void check(MethodContext context, Reporter reporter) {
         List<EffectSite> acks = context.transactions().graph().facts(context.method()).effects().stream()
                 .filter(e -> e.effect().kind() == EffectKind.ACK).toList();
+        RuleDescriptor rule = descriptor();
         if (acks.isEmpty()) {
+            checkAsyncListener(rule, context, reporter);
             return;
         }
-        RuleDescriptor rule = descriptor();
         for (EffectSite ack : acks) {
             for (TransactionScope scope : context.transactionScopes()) {
                 if (scope.covers().test(ack.call()) && writesInScope(context, scope)) {
@@ -58,6 +63,52 @@ public final class AckBeforeCommitRule implements Rule {
                         + " commits", reporter);
             }
         }
+    }
+
+    /**
+     * A listener whose acknowledgement is the container's (it acks, commits the offset or returns
+     * CONSUME_SUCCESS when the listener returns) but which is {@code @Async}: the container calls it
+     * through the proxy, which only queues the body on an executor and returns, so the message is
+     * acknowledged before any of the work has run. A listener returning a value is left alone: the
+     * containers that accept a future as the result wait for it before acknowledging.
+     */
+    private static void checkAsyncListener(RuleDescriptor rule, MethodContext context, Reporter reporter) {
+        if (context.handler().filter(h -> h.kind() == Handler.Kind.MESSAGE).isEmpty()
+                || !context.transactions().graph().facts(context.method()).asyncWhenProxied()
+                || !(context.method().declaration() instanceof MethodDeclaration decl) || !decl.getType().isVoidType()) {
+            return;
+        }
+        for (Reached<EffectSite> site : context.reachability().effects(context.method(), false)) {
+            if (site.item().effect().kind() == EffectKind.ACK) {
+                return; // a manual acknowledgement: its order against the work is the other checks' business
+            }
+        }
+        Reached<DbOp> write = null;
+        for (Reached<DbOp> op : context.reachability().databaseOperations(context.method(), false)) {
+            if (op.item().isWrite()) {
+                write = op;
+                break;
+            }
+        }
+        if (write == null) {
+            return;
+        }
+        String framework = context.handler().get().framework();
+        CodeLocation at = SourceLocations.of(context.method().declaringType().file().path(), context.method().nameNode(),
+                "@Async " + framework + " listener: the container acknowledges when the proxy returns");
+        CodeLocation work = write.item().location().withLabel("the work, run later on the executor: "
+                + write.item().describe());
+        Message message = Message.builder()
+                .text(context.method().displayName() + " is an @Async " + framework + " listener: the container "
+                        + "hands the message to the proxy, which only queues the body on an executor, and "
+                        + "acknowledges it when the proxy returns - before ")
+                .link("the work", 0)
+                .text(" has run. If the process dies, the executor rejects the task or the work fails, the message "
+                        + "is not redelivered and the work is lost.")
+                .build();
+        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(work), List.of(at, work),
+                rule.fix(), Fingerprints.of(rule.id(), context.method().signature(), "", "async"),
+                context.method().signature()));
     }
 
     private static boolean writesInScope(MethodContext context, TransactionScope scope) {

@@ -7,7 +7,10 @@ import dev.racelint.analyzer.finding.Finding;
 import dev.racelint.analyzer.finding.Fingerprints;
 import dev.racelint.analyzer.finding.Level;
 import dev.racelint.analyzer.finding.Message;
+import dev.racelint.analyzer.index.SourceLocations;
+import dev.racelint.analyzer.persistence.CallerReads;
 import dev.racelint.analyzer.persistence.DbOp;
+import dev.racelint.analyzer.persistence.LoopRowLocks;
 import dev.racelint.analyzer.rule.MethodContext;
 import dev.racelint.analyzer.rule.Precision;
 import dev.racelint.analyzer.rule.Reporter;
@@ -26,7 +29,8 @@ import java.util.Set;
         title = "Several rows locked without a defined order",
         description = "A FOR UPDATE over several rows (IN, = ANY) without ORDER BY locks them in whatever order the "
                 + "plan produces, and locking two rows by the caller's argument order (transfer(from, to)) locks them "
-                + "in opposite orders when two calls mirror each other. Two such transactions wait for each other "
+                + "in opposite orders when two calls mirror each other; so does a loop locking one row per element of the "
+                + "caller's list or of a hash map. Two such transactions wait for each other "
                 + "until the database kills one (a deadlock: a latency spike and a random failure under load).",
         level = Level.WARNING,
         precision = Precision.MEDIUM,
@@ -50,6 +54,33 @@ public final class UnorderedMultiRowLockRule implements Rule {
                         Fingerprints.of(rule.id(), context.method().signature(), op.call().toString(), "multi"),
                         context.method().signature()));
             }
+        }
+        Set<com.github.javaparser.ast.Node> fromDatabase = new HashSet<>();
+        CallerReads.of(context.transactions().graph(), context.persistence(), context.method())
+                .forEach(a -> fromDatabase.add(a.parameter()));
+        for (LoopRowLocks.LoopLock lock : LoopRowLocks.of(context.method(), ops, context.transactions().graph().index(),
+                fromDatabase)) {
+            if (!context.runsInTransaction(lock.op().call())) {
+                continue; // each statement commits on its own: no two of the rows are held together
+            }
+            DbOp op = lock.op();
+            String order = lock.origin() == LoopRowLocks.Origin.CALLER
+                    ? "the order of the caller's " + lock.iterable()
+                    : "the hash order of " + lock.iterable();
+            CodeLocation loopAt = SourceLocations.of(context.method().declaringType().file().path(), lock.iterable(),
+                    "iterated in " + order);
+            Message message = Message.builder()
+                    .text(PersistenceRules.name(op) + " locks one " + op.table() + " row per element, in ")
+                    .link(order, 0)
+                    .text(", and every lock is held until the transaction of " + context.method().displayName()
+                            + " ends: two calls sharing rows in a different order lock them the other way round "
+                            + "and deadlock.")
+                    .build();
+            reporter.report(new Finding(rule.id(), rule.level(), message,
+                    op.location().withLabel("locks a " + op.table() + " row per element"), List.of(loopAt),
+                    List.of(loopAt, op.location().withLabel("row lock held to commit")), rule.fix(),
+                    Fingerprints.of(rule.id(), context.method().signature(), op.call().toString(), "loop"),
+                    context.method().signature()));
         }
         Set<String> parameters = new HashSet<>();
         context.method().declaration().getParameters().forEach(p -> parameters.add(p.getNameAsString()));

@@ -104,6 +104,7 @@ public final class CallGraphBuilder {
             if (budget.ranOut(m.declaringType().file().path())) {
                 facts[m.id()] = new MethodFacts(m);
             }
+            facts[m.id()].asyncWhenProxied = isAsync(m);
         }
         return new CallGraph(index, facts);
     }

@@ -13,6 +13,8 @@ public final class MethodFacts {
     private final MethodInfo method;
     final List<CallEdge> calls = new ArrayList<>();
     final List<EffectSite> effects = new ArrayList<>();
+    /** {@code @Async} (on the method or its class): a call through the bean's proxy only queues it on an executor. */
+    boolean asyncWhenProxied;
 
     MethodFacts(MethodInfo method) {
         this.method = method;
@@ -28,5 +30,13 @@ public final class MethodFacts {
 
     public List<EffectSite> effects() {
         return effects;
+    }
+
+    /**
+     * Whether a caller going through the bean's proxy (a listener container, another bean) gets control
+     * back at once while this method runs later on an executor ({@code @Async} and its EJB equivalents).
+     */
+    public boolean asyncWhenProxied() {
+        return asyncWhenProxied;
     }
 }
