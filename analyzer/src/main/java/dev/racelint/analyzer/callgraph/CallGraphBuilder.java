@@ -59,6 +59,7 @@ public final class CallGraphBuilder {
     private final Map<String, List<MethodInfo>> listenersByEventType = new HashMap<>();
     private final MethodMemo<Boolean> async;
     private final CallbackTiming callbacks;
+    private final KeyedRegistry registries;
 
     public CallGraphBuilder(ProgramIndex index, CallResolver resolver) {
         this.index = index;
@@ -66,6 +67,7 @@ public final class CallGraphBuilder {
         this.annotations = resolver.annotations();
         this.async = new MethodMemo<>(index);
         this.callbacks = new CallbackTiming(resolver);
+        this.registries = new KeyedRegistry(index, resolver);
     }
 
     public CallGraph build() {
@@ -186,7 +188,8 @@ public final class CallGraphBuilder {
 
     private void visitCall(MethodInfo method, MethodFacts facts, Path file, MethodCallExpr call) {
         CallResolver.Resolution r = resolver.resolve(call);
-        for (MethodInfo target : r.targets()) {
+        // registry.get(TYPE_A).run(..) runs only on the entries keyed TYPE_A, not on every implementation
+        for (MethodInfo target : registries.narrow(call, r.targets())) {
             if (r.viaProxy() && isAsync(target)) {
                 continue;
             }
