@@ -533,6 +533,12 @@ public final class NonIdempotentEndpointRule implements Rule {
             + "concurrent double submit too, make the state change the claim: an UPDATE whose WHERE tests the old state, "
             + "with its row count checked before the call, or a row lock on the read.";
 
+    /**
+     * Why a handler only privileged callers reach is a note: its duplicates come from the few operators who hold
+     * the authority repeating their own request, not from any client's retry.
+     */
+    static final String PRIVILEGED_RETRY = "a duplicate needs one of them to repeat the request";
+
     static final String CODE_FIX = "If the extra messages cost, bound resends per recipient: set a cooldown key with "
             + "an expiry atomically (SET NX) before sending, and answer the retry from it instead of sending again.";
 
@@ -557,9 +563,9 @@ public final class NonIdempotentEndpointRule implements Rule {
                 .link("changes existing rows relative to their stored values" + (change.table().isEmpty() ? ""
                         : " in " + change.table()) + " (" + change.describe() + ")", 1)
                 .text(HandlerRules.via(relative) + ", and takes no idempotency key: a retried request creates another "
-                        + "record and applies the change again.")
+                        + "record and applies the change again." + PrivilegedCallers.sentence(context, PRIVILEGED_RETRY))
                 .build();
-        reporter.report(new Finding(rule.id(), rule.level(), message, at, List.of(created, changed),
+        reporter.report(new Finding(rule.id(), PrivilegedCallers.level(rule, context), message, at, List.of(created, changed),
                 HandlerRules.flow(at, creation, created), COMPOUND_FIX,
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", item.describe()),
                 context.method().signature()));
@@ -572,9 +578,9 @@ public final class NonIdempotentEndpointRule implements Rule {
                 .text("The " + handler.describe() + " ")
                 .link(what, 0)
                 .text(HandlerRules.via(reached) + unguarded + " and takes no idempotency key: a retried request "
-                        + again + "." + (smallHarm == null ? "" : smallHarm.text()))
+                        + again + "." + (smallHarm == null ? PrivilegedCallers.sentence(context, PRIVILEGED_RETRY) : smallHarm.text()))
                 .build();
-        reporter.report(new Finding(rule.id(), smallHarm == null ? rule.level() : Level.NOTE, message, at, List.of(effect),
+        reporter.report(new Finding(rule.id(), smallHarm == null ? PrivilegedCallers.level(rule, context) : Level.NOTE, message, at, List.of(effect),
                 HandlerRules.flow(at, reached, effect), smallHarm == null ? rule.fix() : smallHarm.fix(),
                 Fingerprints.of(rule.id(), context.method().signature(), "handler", key), context.method().signature()));
     }

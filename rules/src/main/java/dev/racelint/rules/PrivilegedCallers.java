@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * A race that only privileged callers can start (every entry point reaching the method requires an
- * authority): two holders of it must race, so the harm is small and the finding is a note that says why.
+ * authority): two holders of it must race, or for a retried request one of them must repeat it, so the harm
+ * is small and the finding is a note that says why.
  */
 final class PrivilegedCallers {
 
@@ -21,7 +22,12 @@ final class PrivilegedCallers {
 
     /** " Reported as a note: only callers holding X reach it (@A at F.java:N); two such callers must race.", or "". */
     static String sentence(MethodContext context) {
+        return sentence(context, "two such callers must race");
+    }
+
+    /** " Reported as a note: only callers holding X reach it (@A at F.java:N); {@code why}.", or "". */
+    static String sentence(MethodContext context, String why) {
         Optional<Privilege> privilege = context.onlyPrivilegedCallers();
-        return privilege.map(p -> " Reported as a note: " + p.sentence() + "; two such callers must race.").orElse("");
+        return privilege.map(p -> " Reported as a note: " + p.sentence() + "; " + why + ".").orElse("");
     }
 }
