@@ -75,7 +75,8 @@ public final class DdlReader {
     }
 
     /**
-     * Reads the {@code .sql} files, each up to {@code mapper-file-bytes}; statements longer than
+     * Reads the {@code .sql} files and Liquibase XML changelogs ({@link LiquibaseXml}), each up to
+     * {@code mapper-file-bytes}; statements longer than
      * {@code sql-parse-chars} go to the token reader only.
      */
     public static DdlReader read(List<Path> sqlFiles, List<Diagnostic> diagnostics, AnalysisLimits limits) {
@@ -93,7 +94,12 @@ public final class DdlReader {
                             + "the schema: larger than " + maxBytes + " bytes (limits: mapper-file-bytes)"));
                     continue;
                 }
-                reader.readText(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+                String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+                if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".xml")) {
+                    LiquibaseXml.read(text, reader.builder, reader::readText); // a changelog SourceDiscovery found
+                } else {
+                    reader.readText(text);
+                }
                 reader.files++;
             } catch (IOException | RuntimeException e) {
                 diagnostics.add(new Diagnostic(file, 0, 0, Level.WARNING, "unreadable",

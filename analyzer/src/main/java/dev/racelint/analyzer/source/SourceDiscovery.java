@@ -95,7 +95,8 @@ public final class SourceDiscovery {
     /**
      * @param files        the Java sources to analyse, sorted
      * @param mapperFiles  XML files that may be MyBatis mappers (named or placed like one), sorted
-     * @param sqlFiles     {@code .sql} files (schema scripts, migrations, dumps) the schema model reads DDL from, sorted
+     * @param sqlFiles     {@code .sql} files (schema scripts, migrations, dumps) and Liquibase XML changelogs the schema
+     *                     model reads DDL from, sorted
      */
     public record Result(List<SourceFile> files, List<Diagnostic> diagnostics, List<Path> mapperFiles,
             List<Path> sqlFiles) {
@@ -454,6 +455,9 @@ public final class SourceDiscovery {
                 return;
             }
             boolean mapper = xml && standing == INCLUDED && declaresMapper(real, size);
+            // a Liquibase changelog declares tables and keys: the schema model reads it with the .sql files
+            boolean changelog = xml && !mapper && standing == INCLUDED && declaresChangelog(real, size);
+            sql = sql || changelog;
             if (!java && !mapper && !sql) {
                 return;
             }
@@ -558,6 +562,18 @@ public final class SourceDiscovery {
             return MyBatisXml.declaresMapper(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1));
         } catch (IOException | RuntimeException e) {
             return true;
+        }
+    }
+
+    private static boolean declaresChangelog(Path file, long size) {
+        if (size > MyBatisXml.MAX_MAPPER_BYTES) {
+            return false; // reported as too large by the schema reader if it were read; not opened here
+        }
+        try {
+            return dev.racelint.analyzer.schema.LiquibaseXml.isChangelog(
+                    new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1));
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 
