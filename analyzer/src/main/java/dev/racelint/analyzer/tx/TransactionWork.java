@@ -103,15 +103,25 @@ public final class TransactionWork {
         return forScope(scope).heldOnBefore(scope, reached);
     }
 
-    private Optional<Held> heldOnBefore(TransactionScope scope, ReachedEffect reached) {
+    /** The methods on {@code reached}'s path: the scope's method, then each callee down to the call. */
+    private static List<MethodInfo> frames(TransactionScope scope, ReachedEffect reached) {
         List<MethodInfo> frames = new java.util.ArrayList<>();
-        List<Node> steps = new java.util.ArrayList<>();
         frames.add(scope.method());
-        for (CallEdge edge : reached.calls()) {
-            steps.add(edge.site());
-            frames.add(edge.callee());
-        }
+        reached.calls().forEach(edge -> frames.add(edge.callee()));
+        return frames;
+    }
+
+    /** The call each frame of {@link #frames} takes on the path: the call sites, then the effect's own call. */
+    private static List<Node> steps(ReachedEffect reached) {
+        List<Node> steps = new java.util.ArrayList<>();
+        reached.calls().forEach(edge -> steps.add(edge.site()));
         steps.add(reached.site().call());
+        return steps;
+    }
+
+    private Optional<Held> heldOnBefore(TransactionScope scope, ReachedEffect reached) {
+        List<MethodInfo> frames = frames(scope, reached);
+        List<Node> steps = steps(reached);
         Set<Integer> seen = new HashSet<>();
         frames.forEach(m -> seen.add(m.id()));
         for (int i = 0; i < frames.size(); i++) {
@@ -164,14 +174,8 @@ public final class TransactionWork {
     private boolean holdsThenReachesAfterOn(TransactionScope scope, ReachedEffect reached,
             Set<dev.racelint.analyzer.effects.EffectKind> kinds) {
         var sums = transactions.sameTransactionEffects(kinds);
-        List<MethodInfo> frames = new java.util.ArrayList<>();
-        List<Node> steps = new java.util.ArrayList<>();
-        frames.add(scope.method());
-        for (CallEdge edge : reached.calls()) {
-            steps.add(edge.site());
-            frames.add(edge.callee());
-        }
-        steps.add(reached.site().call());
+        List<MethodInfo> frames = frames(scope, reached);
+        List<Node> steps = steps(reached);
         for (int i = 0; i < frames.size(); i++) {
             MethodInfo method = frames.get(i);
             Node step = steps.get(i);
