@@ -218,6 +218,8 @@ public final class Analyzer {
         RetryFacts retries = new RetryFacts(index, resolver.typer(), graph);
         JobFacts jobs = new JobFacts(index, reachability);
         UnfedQueues unfed = new UnfedQueues(index, resolver.typer(), graph, handlers, reachability, catalogue.lists());
+        dev.racelint.analyzer.handlers.CommandLineTools tools = new dev.racelint.analyzer.handlers.CommandLineTools(handlers,
+                reachability);
         long t5 = lap(timings, "models", t4);
         List<MethodInfo> methods = index.methods();
         // Per-method facts that several rules and the whole-program lock graph read, computed on all
@@ -256,6 +258,8 @@ public final class Analyzer {
                     }
                     if (!found.isEmpty()) {
                         unfed.onlyFromUnfed(method).ifPresent(u -> found.replaceAll(f -> UnfedQueues.asNote(f, u)));
+                        tools.onlyFromLauncher(method).ifPresent(t -> found.replaceAll(
+                                f -> dev.racelint.analyzer.handlers.CommandLineTools.asNote(f, t)));
                     }
                     reported.set(method.id(), found);
                     failed.set(method.id(), failures);
